@@ -1,0 +1,80 @@
+// swift-tools-version: 6.0
+// The root manifest: every module of the monorepo, declared by path, so the repository can be consumed by URL.
+// Each Packages/<Name>/Package.swift declares the same module standalone for `swift test --package-path`.
+// See ARCHITECTURE.md ("Two manifests, one source tree").
+import PackageDescription
+
+let platforms: [SupportedPlatform] = [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)]
+let settings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+/// A library module that lives in `Packages/<package>/Sources/<name>`.
+func module(_ name: String, in package: String? = nil, dependencies: [Target.Dependency] = []) -> Target {
+    .target(
+        name: name, dependencies: dependencies, path: "Packages/\(package ?? name)/Sources/\(name)",
+        swiftSettings: settings)
+}
+
+/// A package's unit-test target, run from the root too so that one build runs every test.
+func unitTests(
+    _ package: String, dependencies: [Target.Dependency], resources: [Resource]? = nil
+) -> Target {
+    .testTarget(
+        name: "\(package)Tests", dependencies: dependencies, path: "Packages/\(package)/Tests/\(package)Tests",
+        resources: resources, swiftSettings: settings)
+}
+
+let package = Package(
+    name: "TinyKit",
+    platforms: platforms,
+    products: [
+        .library(name: "TinyKit", targets: ["TinyKit"]),
+        .library(name: "TinyHTTPTransport", targets: ["TinyHTTPTransport"]),
+        .library(name: "TinyEndpoint", targets: ["TinyEndpoint"]),
+        .library(name: "TinyMocks", targets: ["TinyMocks"]),
+        .library(name: "TinyRequestState", targets: ["TinyRequestState"]),
+        .library(name: "TinyStore", targets: ["TinyStore"]),
+        .library(name: "TinyStoreTesting", targets: ["TinyStoreTesting"]),
+        .library(name: "TinyStatefulEndpoint", targets: ["TinyStatefulEndpoint"]),
+    ],
+    dependencies: [
+        // Test-only: the in-process HTTP server of the integration tests. No library product uses it.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    ],
+    targets: [
+        module("TinyHTTPTransport"),
+        module("TinyEndpoint", dependencies: ["TinyHTTPTransport"]),
+        module("TinyMocks", dependencies: ["TinyEndpoint", "TinyHTTPTransport"]),
+        module("TinyRequestState"),
+        module("TinyStore"),
+        // Reports failures through Swift Testing or XCTest itself: no third-party dependency, because every
+        // dependency of a library product is resolved by every consumer of this repository, used or not.
+        module("TinyStoreTesting", in: "TinyStore", dependencies: ["TinyStore"]),
+        module("TinyStatefulEndpoint", dependencies: ["TinyEndpoint", "TinyRequestState", "TinyHTTPTransport"]),
+        .target(
+            name: "TinyKit",
+            dependencies: [
+                "TinyHTTPTransport", "TinyEndpoint", "TinyMocks", "TinyRequestState", "TinyStore",
+                "TinyStatefulEndpoint",
+            ],
+            swiftSettings: settings),
+
+        unitTests("TinyHTTPTransport", dependencies: ["TinyHTTPTransport"]),
+        unitTests("TinyEndpoint", dependencies: ["TinyEndpoint"]),
+        unitTests("TinyMocks", dependencies: ["TinyMocks"], resources: [.copy("Fixtures")]),
+        unitTests("TinyRequestState", dependencies: ["TinyRequestState"]),
+        unitTests("TinyStore", dependencies: ["TinyStore", "TinyStoreTesting"]),
+        unitTests("TinyStatefulEndpoint", dependencies: ["TinyStatefulEndpoint", "TinyMocks"]),
+
+        // The in-process HTTP server used by the integration tests (and nothing a library product exports).
+        .target(
+            name: "TinyKitTestServer",
+            dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+            path: "Tests/TinyKitTestServer",
+            swiftSettings: settings),
+        .testTarget(
+            name: "TinyKitIntegrationTests",
+            dependencies: ["TinyKit", "TinyKitTestServer"],
+            path: "Tests/TinyKitIntegrationTests",
+            swiftSettings: settings),
+    ]
+)

@@ -1,0 +1,29 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Something that sends an HTTP request and returns the response: the one seam every TinyKit load goes through.
+///
+/// `URLSessionTransport` is the live implementation; TinyMocks provides one for tests and previews; any other
+/// client (AsyncHTTPClient on servers, a middleware that retries or logs) conforms by implementing ``send(_:)``.
+///
+/// ```swift
+/// let transport: any HTTPTransport = URLSessionTransport()
+/// let (body, response) = try await transport.send(URLRequest(url: url))
+/// ```
+///
+/// A transport returns every response it receives, whatever its status code: deciding which statuses are
+/// acceptable is the caller's job (see ``StatusCodeValidation``). It throws ``HTTPTransportError`` when no
+/// response arrived (could not connect, timed out, cancelled, an invalid request).
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the response body and the response.
+    ///
+    /// Cancelling the task that awaits this call cancels the request.
+    ///
+    /// - Parameter request: The request to send.
+    /// - Returns: The body bytes (empty when there were none) and the HTTP response.
+    /// - Throws: ``HTTPTransportError`` when no HTTP response could be had.
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An HTTP exchange that failed, with the evidence: the request, the response and body when there were any, and
+/// the underlying error.
+///
+/// Switch over ``code`` to tell the cases apart:
+///
+/// ```swift
+/// do {
+///     _ = try await transport.send(request)
+/// } catch let error as HTTPTransportError where error.code == .timedOut {
+///     // try again later
+/// }
+/// ```
+public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, in categories a caller can act on.
+    public enum Code: Hashable, Sendable, CustomStringConvertible {
+        /// The server could not be reached: refused, host not found, no network, connection lost before a response.
+        case cannotConnect
+        /// No response within the request's timeout.
+        case timedOut
+        /// The task awaiting the request was cancelled (or the request was cancelled otherwise).
+        case cancelled
+        /// The server answered with a status code the caller does not accept.
+        case unacceptableStatus(Int)
+        /// The request cannot be sent as it is (a bad URL, a header value with CR or LF, …).
+        case invalidRequest
+        /// Any other failure of the underlying client.
+        case other
+
+        /// A short name of the category.
+        public var description: String {
+            switch self {
+            case .cannotConnect: "could not connect"
+            case .timedOut: "timed out"
+            case .cancelled: "cancelled"
+            case .unacceptableStatus(let status): "unacceptable status \(status)"
+            case .invalidRequest: "invalid request"
+            case .other: "failed"
+            }
+        }
+    }
+
+    /// The category of the failure.
+    public var code: Code
+    /// The request that failed, when it was built.
+    public var request: URLRequest?
+    /// The response, when one arrived (always set for ``Code/unacceptableStatus(_:)``).
+    public var response: HTTPURLResponse?
+    /// The response body bytes, when a response arrived; `nil` when there was no response.
+    public var body: Data?
+    /// The error of the underlying client (for example a `URLError`), if any.
+    public var underlyingError: (any Error)?
+    /// A human-readable detail, for example which header value was refused.
+    public var message: String?
+
+    /// Creates an error.
+    public init(
+        _ code: Code, request: URLRequest? = nil, response: HTTPURLResponse? = nil, body: Data? = nil,
+        underlyingError: (any Error)? = nil, message: String? = nil
+    ) {
+        self.code = code
+        self.request = request
+        self.response = response
+        self.body = body
+        self.underlyingError = underlyingError
+        self.message = message
+    }
+
+    /// The status code of the response, when there was one.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// One line saying what happened: the category, the request's method and URL, and the details.
+    public var description: String {
+        var text = "HTTP request \(code)"
+        if let request {
+            text += ": \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "(no URL)")"
+        }
+        if let message { text += " (\(message))" }
+        if case .unacceptableStatus = code, let body, !body.isEmpty {
+            text += ", body: \(Self.preview(of: body))"
+        }
+        if let underlyingError { text += ", underlying error: \(underlyingError)" }
+        return text
+    }
+
+    /// The first bytes of a body as text, for error messages.
+    static func preview(of body: Data, limit: Int = 200) -> String {
+        let text = String(decoding: body.prefix(limit), as: UTF8.self)
+        return body.count > limit ? text + "… (\(body.count) bytes)" : text
+    }
+}

@@ -1,0 +1,15 @@
+import Testing
+import TinyHTTPTransport
+
+@Suite struct HTTPMethodTests {
+    @Test func bothSeedSpellingsAreTheSameMethod() {
+        #expect(HTTPMethod.get == .GET)
+        #expect(HTTPMethod.delete.rawValue == "DELETE")
+    }
+
+    @Test func customTokensAreUppercased() {
+        #expect(HTTPMethod("propfind").rawValue == "PROPFIND")
+        let literal: HTTPMethod = "patch"
+        #expect(literal == .patch)
+    }
+}

@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+// Standalone manifest: `swift test --package-path Packages/TinyStatefulEndpoint` builds and tests this package alone.
+// The root Package.swift declares the same module by path (see ARCHITECTURE.md, "Two manifests, one source tree").
+import PackageDescription
+
+// Warnings are errors for our own modules (allowed here because this manifest is only ever used by path).
+let settings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny"), .unsafeFlags(["-warnings-as-errors"])]
+
+let package = Package(
+    name: "TinyStatefulEndpoint",
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    products: [.library(name: "TinyStatefulEndpoint", targets: ["TinyStatefulEndpoint"])],
+    dependencies: [
+        .package(path: "../TinyHTTPTransport"), .package(path: "../TinyEndpoint"),
+        .package(path: "../TinyRequestState"), .package(path: "../TinyMocks"),
+    ],
+    targets: [
+        .target(
+            name: "TinyStatefulEndpoint",
+            dependencies: [
+                .product(name: "TinyHTTPTransport", package: "TinyHTTPTransport"),
+                .product(name: "TinyEndpoint", package: "TinyEndpoint"),
+                .product(name: "TinyRequestState", package: "TinyRequestState"),
+            ],
+            swiftSettings: settings),
+        .testTarget(
+            name: "TinyStatefulEndpointTests",
+            dependencies: ["TinyStatefulEndpoint", .product(name: "TinyMocks", package: "TinyMocks")],
+            swiftSettings: settings),
+    ]
+)

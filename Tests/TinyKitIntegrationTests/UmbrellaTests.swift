@@ -1,0 +1,6 @@
+import Testing
+import TinyKit
+
+@Test func umbrellaReexportsTheTransport() {
+    #expect(HTTPMethod.post.rawValue == "POST")
+}

@@ -1,0 +1,2 @@
+// Placeholder: the in-process test server lands with the TinyHTTPTransport integration tests.
+import FlyingFox

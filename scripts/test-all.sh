@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs every test of the monorepo: the format lint, the root suite (every package's unit tests and the integration
+# tests, from one build), then each package standalone in dependency order, each in its own build folder (their
+# manifests turn warnings into errors). Prints one summary line per step; exits non-zero if any step fails.
+#
+#   scripts/test-all.sh            everything
+#   SKIP_STANDALONE=1 scripts/test-all.sh   root suite and lint only (a quick local loop)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(TinyHTTPTransport TinyRequestState TinyEndpoint TinyMocks TinyStore TinyStatefulEndpoint)
+logs=.build-logs
+mkdir -p "$logs"
+summary=()
+failed=0
+
+# step NAME COMMAND...: runs a step, keeps its output in .build-logs/NAME.log, records one summary line.
+step() {
+    local name=$1
+    shift
+    local start=$SECONDS
+    echo "==> $name: $*"
+    if "$@" >"$logs/$name.log" 2>&1; then
+        summary+=("PASS  $name ($((SECONDS - start)) s)")
+    else
+        summary+=("FAIL  $name ($((SECONDS - start)) s, log: $logs/$name.log)")
+        failed=1
+        tail -n 60 "$logs/$name.log"
+    fi
+    grep -E "^(✔|✘|􁁛|􀢄)? ?Test run with|Executed [0-9]+ tests" "$logs/$name.log" | tail -n 2
+}
+
+step format-lint swift format lint --strict --recursive --parallel Package.swift Sources Tests Examples Packages scripts
+step root swift test
+if [ -z "${SKIP_STANDALONE:-}" ]; then
+    for p in "${packages[@]}"; do
+        step "$p" swift test --package-path "Packages/$p" --scratch-path "Packages/$p/.build"
+    done
+    step consumer-by-url scripts/check-consumer.sh
+fi
+
+echo
+echo "Summary:"
+printf '  %s\n' "${summary[@]}"
+exit $failed

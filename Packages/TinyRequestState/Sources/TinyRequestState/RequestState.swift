@@ -1,0 +1,26 @@
+/// The lifecycle of one request as a UI shows it: not started, loading, loaded, or failed.
+///
+/// ```swift
+/// var users: RequestState<[User]> = .idle
+/// users = .loading
+/// users = .success(try await client.request(UserEndpoint.list, as: [User].self))
+/// ```
+///
+/// A failure carries a ``RequestError``: a message for display, and the typed error it came from when there was one.
+/// Both spellings of the seeds compile: `.failure(error.localizedDescription)` and `.failure("Network error")`.
+public enum RequestState<Value> {
+    /// Nothing requested yet.
+    case idle
+    /// A request is in flight.
+    case loading
+    /// The request succeeded with a value.
+    case success(Value)
+    /// The request failed.
+    case failure(RequestError)
+
+    /// A failure with a message only (tinyAPI's spelling: `.failure(error.localizedDescription)`).
+    public static func failure(_ message: String) -> Self { .failure(RequestError(message)) }
+}
+
+extension RequestState: Sendable where Value: Sendable {}
+extension RequestState: Equatable where Value: Equatable {}

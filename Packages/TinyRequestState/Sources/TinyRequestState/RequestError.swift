@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a request failed: a message to show, and the typed error behind it when there is one.
 ///
 /// The message is what `Equatable` compares, so states holding failures stay easy to assert on in tests; the typed

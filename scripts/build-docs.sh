@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of every module with the toolchain's own `docc`, warnings as errors.
+# Output: .build-docs/site/<Module>.doccarchive. Exits non-zero on any documentation warning or error.
+# Offline docc resolves ``Symbol`` links only within one module: refer to another module's symbols as `Symbol`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+modules=(
+    TinyHTTPTransport:TinyHTTPTransport TinyEndpoint:TinyEndpoint TinyMocks:TinyMocks
+    TinyRequestState:TinyRequestState TinyStore:TinyStore TinyStore:TinyStoreTesting
+    TinyStatefulEndpoint:TinyStatefulEndpoint
+)
+scratch=.build-docs
+graphs="$scratch/symbolgraphs"
+rm -rf "$graphs" && mkdir -p "$graphs"
+# Symbol graphs of the library modules only (the umbrella and TinyStoreTesting pull in every one of them).
+for target in TinyKit TinyStoreTesting; do
+    swift build --scratch-path "$scratch" --target "$target" \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" >"$scratch-build.log" 2>&1 ||
+        { cat "$scratch-build.log"; exit 1; }
+done
+mkdir -p "$scratch/site"
+status=0
+for entry in "${modules[@]}"; do
+    package=${entry%%:*}
+    module=${entry##*:}
+    own="$scratch/graphs/$module"
+    rm -rf "$own" && mkdir -p "$own"
+    # The module's own graph and its extensions of other modules' types (Module@Other.symbols.json).
+    cp "$graphs/$module.symbols.json" "$own/" 2>/dev/null || { echo "FAIL $module: no symbol graph"; status=1; continue; }
+    find "$graphs" -name "$module@*.symbols.json" -exec cp {} "$own/" \;
+    catalog="Packages/$package/Sources/$module/Documentation.docc"
+    args=()
+    [ -d "$catalog" ] || { echo "FAIL $module: no documentation catalog at $catalog"; status=1; continue; }
+    args+=("$catalog")
+    if docc convert "${args[@]}" --additional-symbol-graph-dir "$own" --fallback-display-name "$module" \
+        --fallback-bundle-identifier "tinykit.$module" --warnings-as-errors \
+        --output-path "$scratch/site/$module.doccarchive" >"$scratch/$module.log" 2>&1; then
+        echo "ok   $module"
+    else
+        echo "FAIL $module"
+        cat "$scratch/$module.log"
+        status=1
+    fi
+done
+exit $status

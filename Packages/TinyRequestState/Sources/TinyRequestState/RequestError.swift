@@ -3,8 +3,15 @@ import Foundation
 /// Why a request failed: a message to show, and the typed error behind it when there is one.
 ///
 /// The message is what `Equatable` compares, so states holding failures stay easy to assert on in tests; the typed
-/// error stays reachable through ``underlyingError`` for decisions a message cannot support (retry, sign-in, alerts).
-public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible, ExpressibleByStringLiteral {
+/// error stays reachable through ``underlyingError`` (or ``underlyingError(as:)``) for decisions a message cannot
+/// support (retry, sign-in, alerts).
+///
+/// ```swift
+/// let failure = RequestError(URLError(.notConnectedToInternet), message: "You are offline")
+/// failure.message                                  // "You are offline"
+/// failure.underlyingError(as: URLError.self)?.code // .notConnectedToInternet
+/// ```
+public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// A human-readable description of the failure.
     public var message: String
     /// The error the failure came from, if it was created from one.
@@ -16,9 +23,17 @@ public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible,
     }
 
     /// Creates a failure from an error, keeping it, with its `localizedDescription` (or a given message) as text.
+    ///
+    /// A `RequestError` passed in is not wrapped again: its underlying error is kept (and its message, unless
+    /// `message` is given).
     public init(_ error: any Error, message: String? = nil) {
-        self.message = message ?? error.localizedDescription
-        self.underlyingError = error
+        if let requestError = error as? RequestError {
+            self.message = message ?? requestError.message
+            self.underlyingError = requestError.underlyingError
+        } else {
+            self.message = message ?? error.localizedDescription
+            self.underlyingError = error
+        }
     }
 
     /// Creates a failure from a string literal: `.failure("Network error")`.
@@ -26,9 +41,21 @@ public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible,
         self.init(value)
     }
 
+    /// The underlying error as a given type, or `nil` when there is none or it has another type.
+    ///
+    /// ```swift
+    /// if case .unauthorized = state.error?.underlyingError(as: APIError.self) { showSignIn() }
+    /// ```
+    public func underlyingError<E: Error>(as type: E.Type) -> E? {
+        underlyingError as? E
+    }
+
     /// The message.
     public var description: String { message }
 
     /// Two failures are equal when their messages are.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.message == rhs.message }
+
+    /// Hashes the message (the part equality compares).
+    public func hash(into hasher: inout Hasher) { hasher.combine(message) }
 }

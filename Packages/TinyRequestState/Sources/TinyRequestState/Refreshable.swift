@@ -1,0 +1,45 @@
+/// A ``RequestState`` that remembers the last loaded value while reloading and after a failed reload.
+///
+/// A list that refreshes should keep showing its rows under a spinner, and keep them under an error banner when the
+/// refresh fails. `RequestState` alone cannot hold that (its `.loading` case has no value, so that `== .loading`
+/// stays exact); `Refreshable` keeps the value of the latest success beside the current state.
+///
+/// ```swift
+/// var users = Refreshable<[String]>()
+/// users.state = .success(["Ada"])
+/// users.state = .loading        // users.value == ["Ada"], users.isLoading == true
+/// users.state = .failure("Offline")  // users.value == ["Ada"], users.error?.message == "Offline"
+/// ```
+public struct Refreshable<Value> {
+    /// The current request state. Setting a success also updates ``value``.
+    public var state: RequestState<Value> {
+        didSet {
+            if case .success(let newValue) = state { value = newValue }
+        }
+    }
+
+    /// The value of the latest success, kept while reloading and after a failure; `nil` before the first success.
+    public private(set) var value: Value?
+
+    /// Creates a refreshable state, with the value of `state` if it is a success.
+    public init(_ state: RequestState<Value> = .idle) {
+        self.state = state
+        self.value = state.value
+    }
+
+    /// Whether a request is in flight (whether or not an older value is shown).
+    public var isLoading: Bool { state.isLoading }
+
+    /// The error of the latest request, if it failed.
+    public var error: RequestError? { state.error }
+
+    /// Forgets the kept value and goes back to `.idle`.
+    public mutating func reset() {
+        state = .idle
+        value = nil
+    }
+}
+
+extension Refreshable: Sendable where Value: Sendable {}
+extension Refreshable: Equatable where Value: Equatable {}
+extension Refreshable: Hashable where Value: Hashable {}

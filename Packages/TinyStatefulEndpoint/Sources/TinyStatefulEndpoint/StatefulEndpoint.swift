@@ -1,0 +1,193 @@
+import Foundation
+import TinyEndpoint
+import TinyHTTPTransport
+import TinyRequestState
+
+/// One endpoint shared by many observers: it holds the current ``RequestState`` of an `Endpoint<A>` and fans every
+/// change out to all of its observers, in order.
+///
+/// Declare it once (in your API type, or get it from an ``EndpointRegistry``) and observe it from every screen that
+/// shows the data; they share one request and one state:
+///
+/// ```swift
+/// let todos = StatefulEndpoint(endpoint: api.get(), transport: transport)
+/// todos.observe(owner: self) { state in render(state) }
+/// ```
+///
+/// Loading:
+/// - ``loadIfNeeded()`` loads when there is no usable value yet (idle, failed, or older than `maximumAge`) and
+///   otherwise does nothing; it joins a load already in flight rather than starting another.
+/// - ``load()`` (also spelled ``reload()``) always starts a new load and cancels the one in flight; a response
+///   that arrives for a replaced load is dropped, so a stale response never overwrites a newer state.
+/// - ``clear()`` cancels the load in flight and goes back to `.idle`.
+///
+/// Every method is safe to call from any thread or task: state changes are serialised by a lock, and each change
+/// is delivered to each observer exactly once, in the order the changes happened.
+public final class StatefulEndpoint<A: Sendable>: Sendable {
+    /// The endpoint this instance loads.
+    public let endpoint: Endpoint<A>
+    /// How long a loaded value counts as fresh for ``loadIfNeeded()``; `nil` means forever.
+    public let maximumAge: TimeInterval?
+
+    private let transport: any HTTPTransport
+    private let now: @Sendable () -> Date
+    let core = Locked(Core())
+    let deliveries = MainActorQueue()
+
+    struct Core {
+        var state: RequestState<A> = .idle
+        var generation: UInt64 = 0
+        var task: Task<Void, Never>?
+        var lastSuccess: (value: A, date: Date)?
+        var nextID: UInt64 = 0
+        var observers: [UInt64: Observer] = [:]
+        var streams: [UInt64: AsyncStream<RequestState<A>>.Continuation] = [:]
+
+        mutating func makeID() -> UInt64 {
+            nextID += 1
+            return nextID
+        }
+    }
+
+    struct Observer {
+        var owner: WeakOwner
+        var callback: @MainActor (RequestState<A>) -> Void
+    }
+
+    /// Creates a stateful endpoint. It loads nothing until it is observed or asked to load.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The endpoint to load.
+    ///   - transport: The transport every load goes through.
+    ///   - maximumAge: After how many seconds a loaded value is stale, so that ``loadIfNeeded()`` (and a new
+    ///     observer) loads again; `nil`, the default, keeps a value until ``load()`` or ``clear()``.
+    ///   - now: The clock `maximumAge` is measured on; inject one in tests.
+    public init(
+        endpoint: Endpoint<A>, transport: any HTTPTransport, maximumAge: TimeInterval? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.endpoint = endpoint
+        self.transport = transport
+        self.maximumAge = maximumAge
+        self.now = now
+    }
+
+    deinit {
+        let (task, streams) = core.withLock { ($0.task, $0.streams.values) }
+        task?.cancel()
+        for stream in streams { stream.finish() }
+    }
+
+    /// The current state.
+    public var state: RequestState<A> { core.withLock { $0.state } }
+
+    /// The value of the last successful load, kept while a reload is loading or after it failed; `nil` before the
+    /// first success and after ``clear()``.
+    public var lastValue: A? { core.withLock { $0.lastSuccess?.value } }
+
+    /// When the last successful load finished, on the injected clock.
+    public var lastLoadDate: Date? { core.withLock { $0.lastSuccess?.date } }
+
+    /// Loads unless there is a usable state: does nothing while a load is in flight (the caller joins it) or while
+    /// a loaded value is fresh; loads when idle, after a failure, or when the value is older than ``maximumAge``.
+    public func loadIfNeeded() {
+        core.withLock { core in
+            if needsLoad(core) { startLoad(&core) }
+        }
+    }
+
+    /// Starts a new load, cancelling the one in flight. Observers see `.loading` (once, even if a load was already
+    /// in flight) and then the result of this load only.
+    public func load() {
+        core.withLock { startLoad(&$0) }
+    }
+
+    /// Starts a new load, cancelling the one in flight: the same as ``load()``.
+    public func reload() { load() }
+
+    /// Cancels the load in flight, forgets the last value and goes back to `.idle`.
+    public func clear() {
+        core.withLock { core in
+            core.generation += 1
+            core.task?.cancel()
+            core.task = nil
+            core.lastSuccess = nil
+            publish(.idle, in: &core)
+        }
+    }
+
+    private func needsLoad(_ core: Core) -> Bool {
+        switch core.state {
+        case .idle, .failure: return true
+        case .loading: return false
+        case .success:
+            guard let maximumAge, let date = core.lastSuccess?.date else { return false }
+            return now().timeIntervalSince(date) >= maximumAge
+        }
+    }
+
+    private func startLoad(_ core: inout Core) {
+        core.generation += 1
+        let generation = core.generation
+        core.task?.cancel()
+        let (endpoint, transport) = (self.endpoint, self.transport)
+        core.task = Task { [weak self] in
+            let result: Result<A, any Error>
+            do {
+                result = .success(try await transport.load(endpoint))
+            } catch {
+                result = .failure(error)
+            }
+            self?.finish(generation, with: result)
+        }
+        publish(.loading, in: &core)
+    }
+
+    private func finish(_ generation: UInt64, with result: Result<A, any Error>) {
+        let date = now()
+        core.withLock { core in
+            guard generation == core.generation else { return }  // a newer load or clear() replaced this one
+            core.task = nil
+            switch result {
+            case .success(let value):
+                core.lastSuccess = (value, date)
+                publish(.success(value), in: &core)
+            case .failure(let error):
+                publish(.failure(RequestError(error, message: Self.message(for: error))), in: &core)
+            }
+        }
+    }
+
+    /// Sets the state and hands it to every observer and stream; called with the lock held, so changes are ordered.
+    private func publish(_ state: RequestState<A>, in core: inout Core) {
+        switch (core.state, state) {
+        case (.idle, .idle), (.loading, .loading): return  // not a change
+        default: core.state = state
+        }
+        core.observers = core.observers.filter { $0.value.owner.object != nil }
+        if !core.observers.isEmpty {
+            let ids = core.observers.keys.sorted()
+            deliveries.enqueue { self.deliver(state, to: ids) }
+        }
+        for stream in core.streams.values { stream.yield(state) }
+    }
+
+    /// Calls each observer still registered (and whose owner is alive) with `state`.
+    @MainActor private func deliver(_ state: RequestState<A>, to ids: [UInt64]) {
+        for id in ids {
+            let callback = core.withLock { core -> (@MainActor (RequestState<A>) -> Void)? in
+                guard let observer = core.observers[id] else { return nil }
+                guard observer.owner.object != nil else {
+                    core.observers[id] = nil
+                    return nil
+                }
+                return observer.callback
+            }
+            callback?(state)
+        }
+    }
+
+    private static func message(for error: any Error) -> String {
+        error is any LocalizedError ? error.localizedDescription : String(describing: error)
+    }
+}

@@ -9,19 +9,29 @@ import TinyHTTPTransport
 /// into a value of type `A`.
 ///
 /// An endpoint loads nothing by itself; it is a plain value you can inspect and test without a network, and load
-/// on any ``HTTPTransport``:
+/// on any `HTTPTransport`:
 ///
 /// ```swift
 /// let endpoint = Endpoint<[User]>(json: .get, url: usersURL)
 /// let users = try await transport.load(endpoint)
 /// ```
+///
+/// The three styles TinyKit unifies all produce this one type: TinyNetworking's initialisers
+/// (``init(_:url:accept:contentType:body:headers:expectedStatusCode:timeOutInterval:query:parse:)``,
+/// ``init(json:url:accept:headers:expectedStatusCode:timeOutInterval:query:decoder:)``), TinyHTTP's
+/// ``init(request:validateResponse:decodeResponse:)``, and tinyAPI's ``TinyAPIEndpoint/endpoint(as:decoder:)``.
 public struct Endpoint<A>: Sendable {
     /// The request sent for this endpoint.
     public var request: URLRequest
-    /// Whether a response status code is acceptable; others fail with ``HTTPTransportError/Code/unacceptableStatus(_:)``.
+    /// Whether a response status code is acceptable; others fail with the `HTTPTransportError` code
+    /// `unacceptableStatus`, carrying the response and its body.
     public var expectedStatusCode: @Sendable (Int) -> Bool
     /// Turns the body and response into the result (TinyNetworking's shape).
+    ///
+    /// Call it directly to test parsing without a network: `try endpoint.parse(data, nil).get()`.
     public var parse: @Sendable (Data?, URLResponse?) -> Result<A, any Error>
+    /// Why the request could not be built, if it could not: loading fails with it before anything is sent.
+    var requestError: EndpointError?
 
     /// Creates an endpoint from a prepared request.
     ///
@@ -38,22 +48,44 @@ public struct Endpoint<A>: Sendable {
         self.expectedStatusCode = expectedStatusCode
         self.parse = parse
     }
+
+    /// An endpoint with the same request and status codes whose parse result is transformed by `transform`.
+    ///
+    /// ```swift
+    /// let names: Endpoint<[String]> = Endpoint<[User]>(json: .get, url: url).map { $0.map(\.name) }
+    /// ```
+    public func map<B>(_ transform: @escaping @Sendable (A) -> B) -> Endpoint<B> {
+        compactMap { .success(transform($0)) }
+    }
+
+    /// An endpoint with the same request and status codes whose parse result is transformed by `transform`, which
+    /// may fail.
+    ///
+    /// ```swift
+    /// let first: Endpoint<User> = usersEndpoint.compactMap { users in
+    ///     Result { guard let user = users.first else { throw NoUsers() }; return user }
+    /// }
+    /// ```
+    public func compactMap<B>(_ transform: @escaping @Sendable (A) -> Result<B, any Error>) -> Endpoint<B> {
+        let parse = self.parse
+        var mapped = Endpoint<B>(request: request, expectedStatusCode: expectedStatusCode) { data, response in
+            parse(data, response).flatMap(transform)
+        }
+        mapped.requestError = requestError
+        return mapped
+    }
 }
 
-extension HTTPTransport {
-    /// Sends the endpoint's request, checks the status code and parses the response.
+extension Endpoint: CustomStringConvertible {
+    /// The method, the URL and the body as text, for example `POST https://example.com/users {"name":"Ada"}`.
     ///
-    /// Parsing runs on the caller's executor for nonisolated callers and never on the main actor: this method is
-    /// `nonisolated` and `async`, so it leaves the caller's actor.
-    ///
-    /// - Throws: ``HTTPTransportError`` for transport failures and unacceptable status codes (with the response
-    ///   and body), or the error the endpoint's parse function produced.
-    public func load<A>(_ endpoint: Endpoint<A>) async throws -> A {
-        let (data, response) = try await send(endpoint.request)
-        guard endpoint.expectedStatusCode(response.statusCode) else {
-            throw HTTPTransportError(
-                .unacceptableStatus(response.statusCode), request: endpoint.request, response: response, body: data)
+    /// A body that is not UTF-8 shows as its size; a request without a body ends after the URL.
+    public var description: String {
+        var text = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "(no URL)")"
+        if let body = request.httpBody, !body.isEmpty {
+            text += " " + (String(data: body, encoding: .utf8) ?? "(\(body.count) bytes)")
         }
-        return try endpoint.parse(data, response).get()
+        if let requestError { text += " (invalid: \(requestError))" }
+        return text
     }
 }

@@ -1,0 +1,191 @@
+import Foundation
+import TinyHTTPTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Endpoint where A: DecodableResult {
+    /// Creates an endpoint that decodes a JSON response as `A` (TinyNetworking's `json:` initialiser).
+    ///
+    /// ```swift
+    /// let user = Endpoint<User>(json: .get, url: userURL)
+    /// ```
+    ///
+    /// An empty body decodes as `nil` when `A` is optional and as ``EmptyResponse``; for any other type it fails
+    /// with ``EndpointError/noData(type:response:)``. Decoding failures are ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - url: The URL; `query` is appended to its own query items.
+    ///   - accept: The `Accept` header; JSON by default.
+    ///   - headers: More headers.
+    ///   - expectedStatusCode: Which status codes are accepted; 200–299 by default.
+    ///   - timeOutInterval: The request's timeout in seconds.
+    ///   - query: Query items appended to the URL, sorted by name.
+    ///   - decoder: The decoder for the response.
+    public init(
+        json method: HTTPMethod, url: URL, accept: ContentType = .json, headers: [String: String] = [:],
+        expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
+        query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder()
+    ) {
+        self.init(
+            method, url: url, accept: accept, headers: headers, expectedStatusCode: expectedStatusCode,
+            timeOutInterval: timeOutInterval, query: query
+        ) { data, response in
+            Result { try decoder.decodeBody(from: data, response: response) }
+        }
+    }
+
+    /// Creates an endpoint that sends `body` as JSON and decodes a JSON response as `A`.
+    ///
+    /// ```swift
+    /// let created = try Endpoint<User>(json: .post, url: usersURL, body: NewUser(name: "Ada"))
+    /// ```
+    ///
+    /// The body is encoded here, so a body that cannot be encoded throws before anything could be sent (unlike
+    /// TinyNetworking, which crashes on it): the error is ``EndpointError/encodingFailed(type:codingPath:underlying:)``,
+    /// naming the body's type and the coding path. A `nil` body sends no body and no `Content-Type`.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - url: The URL; `query` is appended to its own query items.
+    ///   - accept: The `Accept` header; JSON by default.
+    ///   - body: The value sent as the JSON body (with `Content-Type: application/json`).
+    ///   - headers: More headers.
+    ///   - expectedStatusCode: Which status codes are accepted; 200–299 by default.
+    ///   - timeOutInterval: The request's timeout in seconds.
+    ///   - query: Query items appended to the URL, sorted by name.
+    ///   - decoder: The decoder for the response.
+    ///   - encoder: The encoder for the body.
+    /// - Throws: ``EndpointError/encodingFailed(type:codingPath:underlying:)``.
+    public init<B: Encodable>(
+        json method: HTTPMethod, url: URL, accept: ContentType = .json, body: B?, headers: [String: String] = [:],
+        expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
+        query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
+    ) throws {
+        let data = try body.map { body throws(EndpointError) in try encoder.encodeBody(body) }
+        self.init(
+            method, url: url, accept: accept, contentType: data == nil ? nil : .json, body: data, headers: headers,
+            expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query
+        ) { data, response in
+            Result { try decoder.decodeBody(from: data, response: response) }
+        }
+    }
+}
+
+extension Endpoint where A == Void {
+    /// Creates an endpoint that sends `body` as JSON and ignores the response body (TinyNetworking's
+    /// `Endpoint<()>(json:url:body:)`).
+    ///
+    /// ```swift
+    /// let update = try Endpoint<()>(json: .put, url: todoURL, body: todo, headers: authHeader)
+    /// ```
+    ///
+    /// The body is encoded here: a body that cannot be encoded throws
+    /// ``EndpointError/encodingFailed(type:codingPath:underlying:)`` and no endpoint (so no request without its
+    /// body) exists. Any accepted status code succeeds, 204 and empty bodies included.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - url: The URL; `query` is appended to its own query items.
+    ///   - accept: The `Accept` header; JSON by default.
+    ///   - body: The value sent as the JSON body (with `Content-Type: application/json`).
+    ///   - headers: More headers.
+    ///   - expectedStatusCode: Which status codes are accepted; 200–299 by default.
+    ///   - timeOutInterval: The request's timeout in seconds.
+    ///   - query: Query items appended to the URL, sorted by name.
+    ///   - encoder: The encoder for the body.
+    /// - Throws: ``EndpointError/encodingFailed(type:codingPath:underlying:)``.
+    public init<B: Encodable>(
+        json method: HTTPMethod, url: URL, accept: ContentType? = .json, body: B, headers: [String: String] = [:],
+        expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
+        query: [String: String] = [:], encoder: JSONEncoder = JSONEncoder()
+    ) throws {
+        self.init(
+            method, url: url, accept: accept, contentType: .json, body: try encoder.encodeBody(body), headers: headers,
+            expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query)
+    }
+}
+
+#if compiler(>=6.2)
+    /// A type a JSON endpoint can decode off the caller's actor: `Decodable`, with a conformance usable from any
+    /// isolation (`SendableMetatype`, which every type has unless its `Decodable` conformance is isolated to an
+    /// actor, for example `@MainActor`).
+    public typealias DecodableResult = Decodable & SendableMetatype
+#else
+    /// A type a JSON endpoint can decode: `Decodable`.
+    public typealias DecodableResult = Decodable
+#endif
+
+/// The result type for a JSON endpoint whose response has no body worth reading: it decodes from an empty body
+/// (for example a `204 No Content`) and from any JSON body, which it ignores.
+///
+/// ```swift
+/// let deleted = Endpoint<EmptyResponse>(json: .delete, url: todoURL)
+/// ```
+public struct EmptyResponse: Decodable, Sendable, Hashable {
+    /// Creates an empty response.
+    public init() {}
+
+    /// Decodes from any JSON value, ignoring it.
+    public init(from decoder: any Decoder) throws {}
+}
+
+/// A type with a value that stands for an empty response body.
+protocol EmptyBodyDecodable {
+    /// The value an empty body decodes to.
+    static var emptyBodyValue: Self { get }
+}
+
+extension EmptyResponse: EmptyBodyDecodable {
+    static var emptyBodyValue: EmptyResponse { EmptyResponse() }
+}
+
+extension Optional: EmptyBodyDecodable {
+    static var emptyBodyValue: Wrapped? { nil }
+}
+
+extension JSONDecoder {
+    /// Decodes a response body as JSON: TinyHTTP's decode function, to pass as an endpoint's `decodeResponse`.
+    ///
+    /// ```swift
+    /// Endpoint(request: request, decodeResponse: jsonDecoder.decodeResponse)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: The response body.
+    ///   - response: The response.
+    /// - Returns: The decoded value; for an empty body `nil` when `T` is optional, or an ``EmptyResponse``.
+    /// - Throws: ``EndpointError/noData(type:response:)`` for an empty body, otherwise
+    ///   ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
+    public func decodeResponse<T: Decodable>(_ data: Data?, _ response: HTTPURLResponse) throws -> T {
+        try decodeBody(from: data, response: response)
+    }
+
+    /// Decodes `data` as `T`, following the empty-body rules of ``decodeResponse(_:_:)``.
+    func decodeBody<T: Decodable>(from data: Data?, response: URLResponse?) throws(EndpointError) -> T {
+        guard let data, !data.isEmpty else {
+            if let empty = T.self as? any EmptyBodyDecodable.Type, let value = empty.emptyBodyValue as? T {
+                return value
+            }
+            throw .noData(type: EndpointError.typeName(T.self), response: response as? HTTPURLResponse)
+        }
+        do {
+            return try decode(T.self, from: data)
+        } catch {
+            throw .decoding(T.self, error, body: data)
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// Encodes a request body, naming its type and the coding path when that fails.
+    func encodeBody<B: Encodable>(_ body: B) throws(EndpointError) -> Data {
+        do {
+            return try encode(body)
+        } catch {
+            throw .encoding(B.self, error)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import TinyHTTPTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Endpoint {
+    /// Creates an endpoint from its parts (TinyNetworking's initialiser).
+    ///
+    /// ```swift
+    /// let endpoint = Endpoint<String>(.get, url: url, accept: .json, query: ["page": "2"]) { data, _ in
+    ///     Result { String(decoding: data ?? Data(), as: UTF8.self) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - url: The URL; its own query items are kept and `query` is appended after them.
+    ///   - accept: The `Accept` header, if any.
+    ///   - contentType: The `Content-Type` header, if any.
+    ///   - body: The request body, if any.
+    ///   - headers: More headers; they override `accept` and `contentType`.
+    ///   - expectedStatusCode: Which status codes are accepted; 200–299 by default.
+    ///   - timeOutInterval: The request's timeout in seconds.
+    ///   - query: Query items appended to the URL, sorted by name, percent-encoded (`+`, `&`, `=` included).
+    ///   - parse: Turns the body and response into the result.
+    public init(
+        _ method: HTTPMethod, url: URL, accept: ContentType? = nil, contentType: ContentType? = nil, body: Data? = nil,
+        headers: [String: String] = [:], expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300,
+        timeOutInterval: TimeInterval = 10, query: [String: String] = [:],
+        parse: @escaping @Sendable (Data?, URLResponse?) -> Result<A, any Error>
+    ) {
+        let queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        var request = URLRequest(url: url)
+        var requestError: EndpointError?
+        do {
+            request.url = try url.appendingEncodedQueryItems(queryItems)
+        } catch {
+            requestError = error
+        }
+        request.httpMethod = method.rawValue
+        if let accept { request.setValue(accept.rawValue, forHTTPHeaderField: "Accept") }
+        if let contentType { request.setValue(contentType.rawValue, forHTTPHeaderField: "Content-Type") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.timeoutInterval = timeOutInterval
+        request.httpBody = body
+        self.init(request: request, expectedStatusCode: expectedStatusCode, parse: parse)
+        self.requestError = requestError
+    }
+
+    /// Creates an endpoint whose parse function looks at the body only (TinyNetworking's custom parsing).
+    ///
+    /// ```swift
+    /// let text = Endpoint<String>(.get, url: url) { data in
+    ///     Result { String(decoding: data ?? Data(), as: UTF8.self) }
+    /// }
+    /// ```
+    ///
+    /// The parameters are those of ``init(_:url:accept:contentType:body:headers:expectedStatusCode:timeOutInterval:query:parse:)``.
+    public init(
+        _ method: HTTPMethod, url: URL, accept: ContentType? = nil, contentType: ContentType? = nil, body: Data? = nil,
+        headers: [String: String] = [:], expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300,
+        timeOutInterval: TimeInterval = 10, query: [String: String] = [:],
+        parse: @escaping @Sendable (Data?) -> Result<A, any Error>
+    ) {
+        self.init(
+            method, url: url, accept: accept, contentType: contentType, body: body, headers: headers,
+            expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query
+        ) { data, _ in parse(data) }
+    }
+}
+
+extension Endpoint where A == Void {
+    /// Creates an endpoint whose response body is ignored: it succeeds with `()` for any accepted status code.
+    ///
+    /// ```swift
+    /// let ping = Endpoint<()>(.post, url: pingURL)
+    /// ```
+    ///
+    /// The parameters are those of ``init(_:url:accept:contentType:body:headers:expectedStatusCode:timeOutInterval:query:parse:)``.
+    public init(
+        _ method: HTTPMethod, url: URL, accept: ContentType? = nil, contentType: ContentType? = nil, body: Data? = nil,
+        headers: [String: String] = [:], expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300,
+        timeOutInterval: TimeInterval = 10, query: [String: String] = [:]
+    ) {
+        self.init(
+            method, url: url, accept: accept, contentType: contentType, body: body, headers: headers,
+            expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query
+        ) { _, _ in .success(()) }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A failure to build an endpoint's request or to turn its response into a value, with the evidence.
+///
+/// Transport failures and unacceptable status codes are `HTTPTransportError`s; everything between a response that
+/// arrived with an accepted status and the value you asked for is an `EndpointError`:
+///
+/// ```swift
+/// do {
+///     let user = try await transport.load(Endpoint<User>(json: .get, url: url))
+/// } catch let EndpointError.decodingFailed(type, codingPath, underlying, _) {
+///     print("\(type) at \(codingPath): \(underlying)")
+/// }
+/// ```
+public enum EndpointError: Error, Sendable, CustomStringConvertible {
+    /// The response had no body, but a value of `type` needs one (an empty body is a success only for `()`,
+    /// optional results and ``EmptyResponse``).
+    case noData(type: String, response: HTTPURLResponse?)
+    /// The body could not be decoded as `type`: `codingPath` says where (for example `users[2].name`), `underlying`
+    /// is the decoder's error (usually a `DecodingError`), `body` the bytes that failed.
+    case decodingFailed(type: String, codingPath: String, underlying: any Error, body: Data)
+    /// A request body of `type` could not be encoded; nothing was sent.
+    case encodingFailed(type: String, codingPath: String, underlying: any Error)
+    /// A URL could not be built from `url`; `reason` says why. Nothing was sent.
+    case invalidURL(String, reason: String)
+    /// The response was not an HTTP response (or missing), so it could not be validated or decoded.
+    case notHTTPResponse
+    /// The response was expected to be empty (``EndpointExpectation/emptyResponse(_:_:)``) but had a body.
+    case unexpectedBody(Data)
+
+    /// One line saying what went wrong and where.
+    public var description: String {
+        switch self {
+        case .noData(let type, let response):
+            let status = response.map { " (status \($0.statusCode))" } ?? ""
+            return "no data: the response had no body to decode as \(type)\(status)"
+        case .decodingFailed(let type, let codingPath, let underlying, let body):
+            return "could not decode \(type) at \(codingPath): \(Self.summary(of: underlying)); body: "
+                + Self.preview(of: body)
+        case .encodingFailed(let type, let codingPath, let underlying):
+            return "could not encode the request body \(type) at \(codingPath): \(Self.summary(of: underlying))"
+        case .invalidURL(let url, let reason):
+            return "invalid URL \"\(url)\": \(reason)"
+        case .notHTTPResponse:
+            return "the response is not an HTTP response"
+        case .unexpectedBody(let body):
+            return "expected an empty response, got \(body.count) bytes: \(Self.preview(of: body))"
+        }
+    }
+
+    /// Wraps an error thrown while decoding `type` from `body`, keeping it and its coding path.
+    static func decoding(_ type: Any.Type, _ error: any Error, body: Data) -> EndpointError {
+        .decodingFailed(type: typeName(type), codingPath: codingPath(of: error), underlying: error, body: body)
+    }
+
+    /// Wraps an error thrown while encoding a request body of `type`.
+    static func encoding(_ type: Any.Type, _ error: any Error) -> EndpointError {
+        .encodingFailed(type: typeName(type), codingPath: codingPath(of: error), underlying: error)
+    }
+
+    /// The name of a type as written in Swift, for example `Array<User>` → `[User]`-style `Array<User>`.
+    static func typeName(_ type: Any.Type) -> String { String(describing: type) }
+
+    /// The coding path of a `DecodingError` or `EncodingError` as `a.b[2].c`, or `(top level)`.
+    static func codingPath(of error: any Error) -> String {
+        let path: [any CodingKey]
+        switch error {
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            path = context.codingPath
+        case DecodingError.keyNotFound(let key, let context):
+            path = context.codingPath + [key]
+        case EncodingError.invalidValue(_, let context):
+            path = context.codingPath
+        default:
+            path = []
+        }
+        return format(path)
+    }
+
+    /// `[users, 2, name]` → `users[2].name`; an empty path → `(top level)`.
+    static func format(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return text.isEmpty ? "(top level)" : text
+    }
+
+    /// The decoder's own message, without repeating the coding path.
+    static func summary(of error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(let type, let context):
+            return "type mismatch, expected \(type): \(context.debugDescription)"
+        case DecodingError.valueNotFound(let type, let context):
+            return "value of type \(type) not found: \(context.debugDescription)"
+        case DecodingError.keyNotFound(let key, _):
+            return "key \"\(key.stringValue)\" not found"
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription
+        case EncodingError.invalidValue(_, let context):
+            return context.debugDescription
+        default:
+            return String(describing: error)
+        }
+    }
+
+    /// The first bytes of a body as text, for messages.
+    static func preview(of body: Data, limit: Int = 200) -> String {
+        if body.isEmpty { return "(empty)" }
+        let text = String(decoding: body.prefix(limit), as: UTF8.self)
+        return body.count > limit ? text + "… (\(body.count) bytes)" : text
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import TinyHTTPTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The live tinyAPI client: sends ``TinyAPIEndpoint``s over an `HTTPTransport` and decodes JSON responses.
+///
+/// ```swift
+/// let apiClient = TinyAPIClient()
+/// let users = try await apiClient.get(from: "https://api.example.com", path: "/users", as: [User].self)
+/// let user = try await apiClient.request(UserEndpoint.detail(id: 1), as: User.self)
+/// ```
+///
+/// Every method throws ``TinyAPIError``, whose ``TinyAPIError/underlyingError`` keeps the typed error (status,
+/// response and body; decoding type and coding path; the transport's error). Decoding never runs on the main
+/// actor. Inject a transport (TinyMocks' mock, a logging or retrying middleware) and a decoder and encoder
+/// configured for your API:
+///
+/// ```swift
+/// let decoder = JSONDecoder()
+/// decoder.keyDecodingStrategy = .convertFromSnakeCase
+/// let client = TinyAPIClient(transport: transport, decoder: decoder)
+/// ```
+public struct TinyAPIClient: APIClientProtocol {
+    /// The transport every request goes through.
+    public var transport: any HTTPTransport
+    /// The decoder for response bodies.
+    public var decoder: JSONDecoder
+    /// The encoder for the bodies of `post`, `put` and `patch`.
+    public var encoder: JSONEncoder
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - transport: The transport; by default the shared live `URLSessionTransport`.
+    ///   - decoder: The decoder for response bodies.
+    ///   - encoder: The encoder for request bodies.
+    public init(
+        transport: any HTTPTransport = URLSessionTransport.shared, decoder: JSONDecoder = JSONDecoder(),
+        encoder: JSONEncoder = JSONEncoder()
+    ) {
+        self.transport = transport
+        self.decoder = decoder
+        self.encoder = encoder
+    }
+
+    /// The live client on the shared `URLSessionTransport`, with default JSON coders.
+    public static let live = TinyAPIClient()
+
+    /// Sends the endpoint's request and decodes the JSON response as `T`.
+    ///
+    /// An empty body decodes as `nil` for an optional `T` and as ``EmptyResponse``; for other types it is
+    /// ``TinyAPIError/Kind/noData``.
+    ///
+    /// - Throws: ``TinyAPIError``.
+    public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
+        try await load { try endpoint.endpoint(as: type, decoder: decoder) }
+    }
+
+    /// Sends the endpoint's request and returns the response body as it came (empty when there was none).
+    ///
+    /// - Throws: ``TinyAPIError``, ``TinyAPIError/Kind/httpError(_:)`` for a status outside 200–299.
+    public func requestData(_ endpoint: any TinyAPIEndpoint) async throws -> Data {
+        try await load { Endpoint<Data>(request: try endpoint.makeRequest()) { data, _ in .success(data ?? Data()) } }
+    }
+
+    /// Encodes a request body with ``encoder``.
+    ///
+    /// - Throws: ``TinyAPIError`` of kind ``TinyAPIError/Kind/encodingError(_:)``.
+    public func encode<Body: Encodable>(body: Body) throws -> Data {
+        try Self.encode(body, with: encoder)
+    }
+
+    /// Builds and loads an endpoint, turning every failure into a ``TinyAPIError``.
+    private func load<T: Sendable>(_ makeEndpoint: () throws -> Endpoint<T>) async throws -> T {
+        do {
+            return try await transport.load(makeEndpoint())
+        } catch {
+            throw TinyAPIError(error)
+        }
+    }
+}

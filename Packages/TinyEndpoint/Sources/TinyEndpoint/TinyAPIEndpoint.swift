@@ -1,0 +1,118 @@
+import Foundation
+import TinyHTTPTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An API call described by its parts (tinyAPI's style), usually one case of an enum per call.
+///
+/// ```swift
+/// enum UserEndpoint: TinyAPIEndpoint {
+///     case list
+///     case detail(id: Int)
+///
+///     var baseURL: String { "https://api.example.com/v1" }
+///     var path: String {
+///         switch self {
+///         case .list: "/users"
+///         case .detail(let id): "/users/\(id)"
+///         }
+///     }
+///     var method: HTTPMethod { .GET }
+/// }
+///
+/// let users = try await TinyAPIClient.live.request(UserEndpoint.list, as: [User].self)
+/// ```
+///
+/// ``headers``, ``queryItems`` and ``body`` default to `nil`. Any endpoint converts to an ``Endpoint`` with
+/// ``endpoint(as:decoder:)``, so it can be loaded on any transport, shared or mocked like every other endpoint.
+public protocol TinyAPIEndpoint: Sendable {
+    /// The server's base URL, for example `https://api.example.com/v1`; a path in it is kept.
+    var baseURL: String { get }
+    /// The path appended to the base URL's path, for example `/users/1` (not percent-encoded: a space is sent as
+    /// `%20`).
+    var path: String { get }
+    /// The HTTP method.
+    var method: HTTPMethod { get }
+    /// Headers to send; they override the default `Accept` and `Content-Type`.
+    var headers: [String: String]? { get }
+    /// Query items appended, in order, after those of the base URL.
+    var queryItems: [URLQueryItem]? { get }
+    /// The request body, sent with `Content-Type: application/json` (unless ``headers`` say otherwise).
+    var body: Data? { get }
+}
+
+extension TinyAPIEndpoint {
+    /// No headers beyond the defaults.
+    public var headers: [String: String]? { nil }
+    /// No query items.
+    public var queryItems: [URLQueryItem]? { nil }
+    /// No body.
+    public var body: Data? { nil }
+
+    /// The request for this endpoint.
+    ///
+    /// The URL is the base URL with ``path`` appended to its path (`https://x/api/v4` + `/users` is
+    /// `https://x/api/v4/users`) and ``queryItems`` appended to its query, percent-encoded. The request accepts
+    /// JSON; it has `Content-Type: application/json` only when it has a body. ``headers`` come last and win.
+    ///
+    /// - Throws: ``EndpointError/invalidURL(_:reason:)`` naming ``baseURL`` when it is not an absolute URL.
+    public func makeRequest() throws -> URLRequest {
+        guard var components = URLComponents(string: baseURL), components.scheme != nil,
+            components.host?.isEmpty == false
+        else {
+            throw EndpointError.invalidURL(baseURL, reason: "the base URL needs a scheme and a host")
+        }
+        components.percentEncodedPath = Self.joinPaths(components.percentEncodedPath, path)
+        guard let url = components.url else {
+            throw EndpointError.invalidURL(baseURL + path, reason: "the path \"\(path)\" does not form a URL")
+        }
+        var request = URLRequest(url: try url.appendingEncodedQueryItems(queryItems ?? []))
+        request.httpMethod = method.rawValue
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        for (name, value) in headers ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    /// This call as an ``Endpoint`` that decodes a JSON response as `T`, to load on any transport or share.
+    ///
+    /// ```swift
+    /// let endpoint = try UserEndpoint.list.endpoint(as: [User].self)
+    /// let users = try await transport.load(endpoint)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The result type.
+    ///   - decoder: The decoder for the response.
+    /// - Throws: ``EndpointError/invalidURL(_:reason:)`` when the request cannot be built.
+    public func endpoint<T: DecodableResult>(as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws
+        -> Endpoint<T>
+    {
+        Endpoint(request: try makeRequest()) { data, response in
+            Result { try decoder.decodeBody(from: data, response: response) }
+        }
+    }
+
+    /// `/api/v4` + `users` or `/users` → `/api/v4/users`; the appended path is percent-encoded for a path.
+    static func joinPaths(_ basePath: String, _ path: String) -> String {
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        guard !encoded.isEmpty else { return basePath }
+        let base = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
+        return base + (encoded.hasPrefix("/") ? encoded : "/" + encoded)
+    }
+}
+
+/// A request described on the spot, for the `get`, `post`, … conveniences of ``APIClientProtocol``.
+struct AdHocAPIEndpoint: TinyAPIEndpoint {
+    var baseURL: String
+    var path: String
+    var method: HTTPMethod
+    var headers: [String: String]?
+    var queryItems: [URLQueryItem]?
+    var body: Data?
+}

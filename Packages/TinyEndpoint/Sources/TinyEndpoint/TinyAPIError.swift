@@ -1,0 +1,122 @@
+import Foundation
+import TinyHTTPTransport
+
+/// The error ``TinyAPIClient`` throws (tinyAPI's error), with the typed error behind it.
+///
+/// tinyAPI's spellings work: `TinyAPIError.invalidURL`, `.noData`, `.decodingError(_:)`, `.httpError(_:)`,
+/// `.networkError(_:)`, `catch let error as TinyAPIError`, `Result<[User], TinyAPIError>`. Switch over ``kind`` to
+/// tell the cases apart, or match a value directly:
+///
+/// ```swift
+/// do {
+///     _ = try await client.request(UserEndpoint.list, as: [User].self)
+/// } catch let error as TinyAPIError {
+///     switch error.kind {
+///     case .httpError(401): signIn()
+///     case .httpError(let status): print("HTTP \(status)", error.underlyingError ?? "")
+///     default: print(error.localizedDescription)
+///     }
+/// }
+/// ```
+///
+/// Two errors are equal when their kinds are (so states holding them compare easily in tests); the evidence —
+/// response, body, coding path, the original `URLError` — stays in ``underlyingError``, typically an
+/// `HTTPTransportError` or an ``EndpointError``.
+public struct TinyAPIError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Hashable, Sendable {
+        /// The base URL, path or query does not form a URL; nothing was sent.
+        case invalidURL
+        /// The response had no body, but the result type needs one.
+        case noData
+        /// The body could not be decoded; the message names the type and the coding path.
+        case decodingError(String)
+        /// The request body could not be encoded; nothing was sent.
+        case encodingError(String)
+        /// The server answered with this status code, outside 200–299.
+        case httpError(Int)
+        /// No response: could not connect, timed out, or another transport failure.
+        case networkError(String)
+        /// The request was cancelled (the awaiting task was cancelled).
+        case cancelled
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// The typed error this one was made from, if any: an `HTTPTransportError` (with the request, response and
+    /// body), an ``EndpointError`` (with the type and coding path), or the transport's own error.
+    public var underlyingError: (any Error)?
+
+    /// Creates an error of a kind, optionally keeping the error behind it.
+    public init(_ kind: Kind, underlyingError: (any Error)? = nil) {
+        self.kind = kind
+        self.underlyingError = underlyingError
+    }
+
+    /// Classifies any error as a `TinyAPIError`, keeping it as ``underlyingError`` (a `TinyAPIError` stays itself).
+    public init(_ error: any Error) {
+        switch error {
+        case let error as TinyAPIError:
+            self = error
+        case let error as HTTPTransportError:
+            switch error.code {
+            case .unacceptableStatus(let status): self.init(.httpError(status), underlyingError: error)
+            case .cancelled: self.init(.cancelled, underlyingError: error)
+            default: self.init(.networkError(error.description), underlyingError: error)
+            }
+        case let error as EndpointError:
+            switch error {
+            case .noData: self.init(.noData, underlyingError: error)
+            case .decodingFailed, .unexpectedBody: self.init(.decodingError(error.description), underlyingError: error)
+            case .encodingFailed: self.init(.encodingError(error.description), underlyingError: error)
+            case .invalidURL: self.init(.invalidURL, underlyingError: error)
+            case .notHTTPResponse: self.init(.networkError(error.description), underlyingError: error)
+            }
+        case is CancellationError:
+            self.init(.cancelled, underlyingError: error)
+        default:
+            self.init(.networkError(error.localizedDescription), underlyingError: error)
+        }
+    }
+
+    /// The URL could not be built.
+    public static var invalidURL: TinyAPIError { TinyAPIError(.invalidURL) }
+    /// The response had no body.
+    public static var noData: TinyAPIError { TinyAPIError(.noData) }
+    /// The request was cancelled.
+    public static var cancelled: TinyAPIError { TinyAPIError(.cancelled) }
+    /// The body could not be decoded.
+    public static func decodingError(_ message: String) -> TinyAPIError { TinyAPIError(.decodingError(message)) }
+    /// The request body could not be encoded.
+    public static func encodingError(_ message: String) -> TinyAPIError { TinyAPIError(.encodingError(message)) }
+    /// The server answered with an unaccepted status code.
+    public static func httpError(_ statusCode: Int) -> TinyAPIError { TinyAPIError(.httpError(statusCode)) }
+    /// The transport failed: `.networkError(error.localizedDescription)`.
+    public static func networkError(_ message: String) -> TinyAPIError { TinyAPIError(.networkError(message)) }
+
+    /// A short message for users, as tinyAPI words it; an invalid URL names the text that is not one.
+    public var errorDescription: String? {
+        switch kind {
+        case .invalidURL:
+            if let underlyingError { return "Invalid URL: \(underlyingError)" }
+            return "Invalid URL"
+        case .noData: return "No data received"
+        case .decodingError(let message): return "Decoding failed: \(message)"
+        case .encodingError(let message): return "Encoding failed: \(message)"
+        case .httpError(let status): return "HTTP Error: \(status)"
+        case .networkError(let message): return "Network Error: \(message)"
+        case .cancelled: return "Cancelled"
+        }
+    }
+
+    /// The message and, for developers, the error behind it (with status, body, coding path…).
+    public var description: String {
+        let message = errorDescription ?? "TinyAPIError"
+        guard let underlyingError else { return message }
+        let detail = String(describing: underlyingError)
+        return message.contains(detail) ? message : "\(message) [\(detail)]"
+    }
+
+    /// Errors are equal when their kinds are; ``underlyingError`` is not compared.
+    public static func == (lhs: TinyAPIError, rhs: TinyAPIError) -> Bool { lhs.kind == rhs.kind }
+}

@@ -35,6 +35,8 @@ let package = Package(
         .library(name: "TinyStore", targets: ["TinyStore"]),
         .library(name: "TinyStoreTesting", targets: ["TinyStoreTesting"]),
         .library(name: "TinyStatefulEndpoint", targets: ["TinyStatefulEndpoint"]),
+        // The examples program, `swift run tinykit-examples` (Examples/README.md); no library product depends on it.
+        .executable(name: "tinykit-examples", targets: ["TinyKitExamplesCLI"]),
     ],
     dependencies: [
         // Test-only: the in-process HTTP server of the integration tests. No library product uses it.
@@ -75,6 +77,37 @@ let package = Package(
             name: "TinyKitIntegrationTests",
             dependencies: ["TinyKit", "TinyKitTestServer"],
             path: "Tests/TinyKitIntegrationTests",
+            swiftSettings: settings),
+
+        // Examples: `swift run tinykit-examples` (see Examples/README.md). No library product depends on these.
+        .target(
+            name: "TinyKitDemoServer",
+            dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+            path: "Examples/DemoServer",
+            swiftSettings: settings),
+        .target(
+            name: "TinyKitExampleCombinations",
+            dependencies: [
+                "TinyHTTPTransport", "TinyEndpoint", "TinyMocks", "TinyRequestState", "TinyStore",
+                "TinyStatefulEndpoint",
+            ],
+            path: "Examples/Combinations",
+            resources: [.copy("Mocks")],
+            swiftSettings: settings),
+        .target(
+            name: "TinyKitExamplesProgram",
+            dependencies: ["TinyKitExampleCombinations", "TinyKitDemoServer", "TinyHTTPTransport"],
+            path: "Examples/Program",
+            swiftSettings: settings),
+        .executableTarget(
+            name: "TinyKitExamplesCLI",
+            dependencies: ["TinyKitExamplesProgram"],
+            path: "Examples/CLI",
+            swiftSettings: settings),
+        .testTarget(
+            name: "TinyKitExamplesTests",
+            dependencies: ["TinyKitExamplesProgram", "TinyKitExampleCombinations", "TinyKitDemoServer"],
+            path: "Tests/TinyKitExamplesTests",
             swiftSettings: settings),
     ]
 )

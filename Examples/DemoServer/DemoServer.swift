@@ -1,0 +1,80 @@
+import FlyingFox
+import Foundation
+
+/// ``DemoAPI`` served over HTTP on `127.0.0.1`, on a free port chosen by the system.
+///
+/// ```swift
+/// let server = try await DemoServer.start()
+/// defer { Task { await server.stop() } }
+/// print(server.baseURL)  // http://127.0.0.1:54321
+/// ```
+public final class DemoServer: Sendable {
+    /// The URL the API is served at, without a trailing slash: `http://127.0.0.1:<port>`.
+    public let baseURL: URL
+    /// The API served; shared with the server, so a test can look at or change its data.
+    public let api: DemoAPI
+    private let server: HTTPServer
+    private let task: Task<Void, any Error>
+
+    private init(baseURL: URL, api: DemoAPI, server: HTTPServer, task: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.api = api
+        self.server = server
+        self.task = task
+    }
+
+    /// Starts a server with fresh seed data and returns once it is listening.
+    public static func start(api: DemoAPI = DemoAPI()) async throws -> DemoServer {
+        let server = HTTPServer(
+            address: try .inet(ip4: "127.0.0.1", port: 0), logger: .disabled, handler: DemoHandler(api: api))
+        let task = Task { try await server.run() }
+        do {
+            try await server.waitUntilListening()
+            guard case .ip4(_, let port)? = await server.listeningAddress,
+                let baseURL = URL(string: "http://127.0.0.1:\(port)")
+            else { throw DemoServerError() }
+            return DemoServer(baseURL: baseURL, api: api, server: server, task: task)
+        } catch {
+            task.cancel()
+            throw error
+        }
+    }
+
+    /// Stops listening and closes the connections.
+    public func stop() async {
+        await server.stop()
+        task.cancel()
+    }
+}
+
+/// The server did not report an IPv4 address after it started listening.
+struct DemoServerError: Error, CustomStringConvertible {
+    var description: String { "the demo server did not report its port" }
+}
+
+/// Forwards every request to ``DemoAPI``.
+private struct DemoHandler: HTTPHandler {
+    let api: DemoAPI
+
+    func handleRequest(_ request: FlyingFox.HTTPRequest) async throws -> HTTPResponse {
+        let demoRequest = DemoRequest(
+            method: request.method.rawValue, path: request.path,
+            query: request.query.map { (name: $0.name, value: $0.value) }, body: try await request.bodyData)
+        let response = api.handle(demoRequest)
+        return HTTPResponse(
+            statusCode: HTTPStatusCode(response.status, phrase: Self.phrase(for: response.status)),
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: response.bodyData)
+    }
+
+    static func phrase(for status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 400: "Bad Request"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        default: "Status \(status)"
+        }
+    }
+}

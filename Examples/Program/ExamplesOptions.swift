@@ -1,0 +1,98 @@
+import Foundation
+
+/// The command line of `tinykit-examples`.
+public struct ExamplesOptions: Sendable, Equatable {
+    /// Where the examples send their requests.
+    public enum Target: Sendable, Equatable {
+        /// A demo server started in this process on 127.0.0.1.
+        case demoServer
+        /// A server at this base URL, for example `https://jsonplaceholder.typicode.com`.
+        case baseURL(URL)
+        /// The example mocks (TinyMocks), no network.
+        case mocks
+    }
+
+    public var target: Target = .demoServer
+    /// Runs only the combinations whose name contains this text (case-insensitive).
+    public var only: String?
+    public var showHelp = false
+
+    public init(target: Target = .demoServer, only: String? = nil, showHelp: Bool = false) {
+        self.target = target
+        self.only = only
+        self.showHelp = showHelp
+    }
+
+    public static let usage = """
+        USAGE: tinykit-examples [--mocks | --base-url <url>] [--only <text>]
+
+        Runs every TinyKit example (each declaration style with each consumer) and prints a table.
+        By default the examples talk to a demo REST server started on 127.0.0.1 (/users, /todos, /posts).
+
+        OPTIONS:
+          --base-url <url>  Use the JSON API at <url> instead, e.g. https://jsonplaceholder.typicode.com
+          --mocks           Use the example mocks (JSON files served by TinyMocks); no network
+          --only <text>     Run only the combinations whose name contains <text>, e.g. --only tinyAPI
+          -h, --help        Show this help
+        """
+
+    /// Parses the arguments (without the program name).
+    public static func parse(_ arguments: [String]) throws(UsageError) -> ExamplesOptions {
+        var options = ExamplesOptions()
+        var remaining = arguments[...]
+        var baseURL: URL?
+        var mocks = false
+        while let argument = remaining.popFirst() {
+            let (name, inlineValue) = split(argument)
+            func value() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                    throw UsageError("\(name) needs a value")
+                }
+                return next
+            }
+            switch name {
+            case "-h", "--help":
+                options.showHelp = true
+            case "--mocks":
+                mocks = true
+            case "--base-url":
+                baseURL = try parseBaseURL(try value())
+            case "--only":
+                options.only = try value()
+            default:
+                throw UsageError(
+                    argument.hasPrefix("-") ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
+            }
+        }
+        switch (baseURL, mocks) {
+        case (.some, true): throw UsageError("use either --mocks or --base-url, not both")
+        case (.some(let url), false): options.target = .baseURL(url)
+        case (nil, true): options.target = .mocks
+        case (nil, false): options.target = .demoServer
+        }
+        return options
+    }
+
+    /// `--name=value` as (`--name`, `value`); anything else as (argument, nil).
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    private static func parseBaseURL(_ text: String) throws(UsageError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
+            throw UsageError("--base-url needs an http or https URL, got '\(text)'")
+        }
+        return url
+    }
+}
+
+/// A command line the program cannot run, with the one line that says why.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

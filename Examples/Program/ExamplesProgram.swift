@@ -1,0 +1,160 @@
+import Foundation
+import TinyHTTPTransport
+import TinyKitDemoServer
+import TinyKitExampleCombinations
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The `tinykit-examples` program: parses the command line, picks the server or mocks, runs every example and
+/// renders the table. `main` prints; ``run(arguments:)`` returns what it would print, for tests.
+public enum ExamplesProgram {
+    /// What the program printed and its exit status.
+    public struct Output: Sendable {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
+        /// The table rows (empty when the program stopped before running examples).
+        public var rows: [ExampleRow]
+    }
+
+    /// Exit status for a command line that cannot run.
+    public static let usageStatus: Int32 = 64
+
+    /// How long one example may take before it counts as failed.
+    public static let exampleTimeout: Duration = .seconds(15)
+
+    /// Runs the program and prints its output; returns the exit status.
+    public static func main(arguments: [String]) async -> Int32 {
+        let output = await run(arguments: arguments)
+        if !output.standardOutput.isEmpty { print(output.standardOutput) }
+        if !output.standardError.isEmpty {
+            FileHandle.standardError.write(Data((output.standardError + "\n").utf8))
+        }
+        return output.status
+    }
+
+    /// Runs the program and returns what it would print.
+    public static func run(arguments: [String]) async -> Output {
+        let options: ExamplesOptions
+        do {
+            options = try ExamplesOptions.parse(arguments)
+        } catch {
+            return Output(
+                status: usageStatus, standardOutput: "", standardError: "error: \(error) (see --help)", rows: [])
+        }
+        if options.showHelp {
+            return Output(status: 0, standardOutput: ExamplesOptions.usage, standardError: "", rows: [])
+        }
+        let examples = ExampleCatalog.all.filter { example in
+            options.only.map { example.combination.description.localizedCaseInsensitiveContains($0) } ?? true
+        }
+        guard !examples.isEmpty else {
+            return Output(
+                status: usageStatus, standardOutput: "",
+                standardError: "error: no combination matches --only '\(options.only ?? "")'", rows: [])
+        }
+
+        let context: ExampleContext
+        let target: String
+        var server: DemoServer?
+        switch options.target {
+        case .demoServer:
+            do {
+                let started = try await DemoServer.start()
+                server = started
+                context = ExampleContext(baseURL: started.baseURL, transport: liveTransport())
+                target = "the demo server at \(started.baseURL.absoluteString)"
+            } catch {
+                return Output(
+                    status: 1, standardOutput: "", standardError: "error: could not start the demo server: \(error)",
+                    rows: [])
+            }
+        case .baseURL(let url):
+            if let problem = await unreachable(url) {
+                return Output(status: 1, standardOutput: "", standardError: "error: \(problem)", rows: [])
+            }
+            context = ExampleContext(baseURL: url, transport: liveTransport())
+            target = url.absoluteString
+        case .mocks:
+            context = ExampleContext(
+                baseURL: ExampleMocks.baseURL, transport: ExampleMocks.transport(), usesMocks: true)
+            target = "the example mocks (TinyMocks)"
+        }
+
+        var rows: [ExampleRow] = []
+        for example in examples {
+            rows.append(await runOne(example, context: context))
+        }
+        await server?.stop()
+
+        let failures = rows.filter { !$0.succeeded }.count
+        let summary = "\(rows.count - failures) of \(rows.count) combinations succeeded against \(target)."
+        return Output(
+            status: failures == 0 ? 0 : 1, standardOutput: ExamplesTable.render(rows) + "\n\n" + summary,
+            standardError: "", rows: rows)
+    }
+
+    /// Runs one example with a time limit and turns its report or error into a row.
+    static func runOne(_ example: any Example.Type, context: ExampleContext) async -> ExampleRow {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcome: Result<ExampleReport, any Error> = await withTaskGroup { group in
+            group.addTask { await Result { try await example.run(context) } }
+            group.addTask {
+                try? await Task.sleep(for: exampleTimeout)
+                return .failure(ExampleTimeout())
+            }
+            let first = await group.next() ?? .failure(ExampleTimeout())
+            group.cancelAll()
+            return first
+        }
+        let duration = clock.now - start
+        let name = example.combination.description
+        switch outcome {
+        case .success(let report):
+            return ExampleRow(
+                combination: name, did: report.did, result: report.result, succeeded: true, duration: duration)
+        case .failure(let error):
+            return ExampleRow(
+                combination: name, did: "", result: oneLine(error), succeeded: false, duration: duration)
+        }
+    }
+
+    /// Why `baseURL` cannot serve the examples, or `nil` when `GET <baseURL>/users` answers with JSON.
+    static func unreachable(_ baseURL: URL) async -> String? {
+        var request = URLRequest(url: baseURL.appendingPathComponent("users"))
+        request.timeoutInterval = 10
+        do {
+            let (_, response) = try await liveTransport().send(request)
+            guard (200..<300).contains(response.statusCode) else {
+                return "\(baseURL.absoluteString) answered GET /users with status \(response.statusCode)"
+            }
+            return nil
+        } catch let error as HTTPTransportError {
+            return "cannot reach \(baseURL.absoluteString): \(error.code)"
+        } catch {
+            return "cannot reach \(baseURL.absoluteString): \(oneLine(error))"
+        }
+    }
+
+    static func oneLine(_ error: any Error) -> String {
+        String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+/// An example that took longer than ``ExamplesProgram/exampleTimeout``.
+struct ExampleTimeout: Error, CustomStringConvertible {
+    var description: String { "timed out after \(ExamplesProgram.exampleTimeout)" }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import TinyHTTPTransport
+
+/// Why a mock could not answer a request.
+///
+/// ``MockTransport`` throws these wrapped in an `HTTPTransportError` (as its `underlyingError`, with the same
+/// text as its `message`), because a transport throws `HTTPTransportError`; the wrapping keeps this error for
+/// tests: `(error as? HTTPTransportError)?.underlyingError as? MockError`. Its ``description`` names the file
+/// looked for, the directory it looked in and the routes registered.
+public enum MockError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// No route matched `method` and `path`, and no mock file answered: `lookedFor` is the file name the request
+    /// maps to (`nil` when it looked for no file), `directory` where it looked (`nil` when the mock has no
+    /// files), `routes` the routes registered, as `"GET /users"`.
+    case noMock(method: HTTPMethod, path: String, lookedFor: String?, in: String?, routes: [String])
+    /// The mock file exists but could not be read.
+    case unreadableFile(path: String, reason: String)
+    /// The request's path cannot name a mock file safely (a `.` or `..` segment, invalid percent-encoding, a
+    /// method that is not an HTTP token) or the file name would be longer than the 255-byte limit of file systems.
+    case unsafePath(path: String, reason: String)
+    /// A value given to `MockResponse.json(_:status:headers:encoder:)` could not be encoded as JSON.
+    case cannotEncode(type: String, reason: String)
+
+    /// What went wrong and where the mock looked.
+    public var description: String {
+        switch self {
+        case .noMock(let method, let path, let file, let directory, let routes):
+            var text = "No mock for \(method) \(path)"
+            if let file, let directory {
+                text += ": no route matches and there is no file \(file) in \(directory)"
+            } else {
+                text += ": no route matches and this mock has no directory of mock files"
+            }
+            text += routes.isEmpty ? "; no routes are registered" : "; routes: \(routes.joined(separator: ", "))"
+            return text
+        case .unreadableFile(let path, let reason):
+            return "The mock file \(path) exists but cannot be read: \(reason)"
+        case .unsafePath(let path, let reason):
+            return "The request path \(path) cannot name a mock file: \(reason)"
+        case .cannotEncode(let type, let reason):
+            return "Cannot encode the mock response of type \(type) as JSON: \(reason)"
+        }
+    }
+
+    /// The same text as ``description``, so `localizedDescription` shows it too.
+    public var errorDescription: String? { description }
+}

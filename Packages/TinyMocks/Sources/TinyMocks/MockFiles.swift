@@ -1,0 +1,106 @@
+import Foundation
+import TinyHTTPTransport
+
+/// A directory of mock JSON files, named after the requests they answer.
+///
+/// | request | file |
+/// |---|---|
+/// | `GET /users` | `mock_get_users.json` |
+/// | `POST /users` | `mock_post_users.json` |
+/// | `GET /users/1` | `mock_get_users_1.json` |
+/// | `GET /` (empty path) | `mock_get_root.json` |
+/// | `GET /users?page=2` | `mock_get_users.json` (the query is not part of the name) |
+/// | `GET /projects/a%2Fb` | `mock_get_projects_a%2Fb.json` |
+///
+/// The rules: `mock_`, the method in lower case, `_`, the path's segments (percent-decoded) joined by `_`, `.json`.
+/// Empty segments (`//`, a trailing `/`) are skipped. Inside a segment, `/`, `\`, `%` and control characters
+/// (NUL included) are written percent-encoded (`%2F`, `%5C`, `%25`, `%00`), so a file name can never contain a
+/// path separator; other text, unicode included, is kept (in Unicode normalization form C). A `.` or `..`
+/// segment, invalid percent-encoding, or a name longer than 255 bytes is refused with
+/// ``MockError/unsafePath(path:reason:)``: a request can never make the mock read outside its directory.
+///
+/// ```swift
+/// let fixtures = MockFiles.bundle(.module, subdirectory: "Fixtures")   // a test target's resources
+/// let app = MockFiles.main                                              // the app bundle
+/// let folder = MockFiles.directory(URL(fileURLWithPath: "/tmp/mocks"))
+/// ```
+public struct MockFiles: Sendable, CustomStringConvertible {
+    /// The directory the files are read from.
+    public let directory: URL
+
+    /// Files in `directory`.
+    public init(directory: URL) { self.directory = directory.standardizedFileURL }
+
+    /// Files in `directory`.
+    public static func directory(_ directory: URL) -> MockFiles { MockFiles(directory: directory) }
+
+    /// Files in the resources of `bundle`, or in its `subdirectory`.
+    ///
+    /// For a test target's resources use `Bundle.module` (declare them with `resources: [.copy("Fixtures")]` and
+    /// pass `subdirectory: "Fixtures"`); for an app, ``main``. `Bundle.main` does not hold a test target's
+    /// resources: under `swift test` it is the test runner.
+    public static func bundle(_ bundle: Bundle, subdirectory: String? = nil) -> MockFiles {
+        let resources = bundle.resourceURL ?? bundle.bundleURL
+        guard let subdirectory else { return MockFiles(directory: resources) }
+        return MockFiles(directory: resources.appendingPathComponent(subdirectory, isDirectory: true))
+    }
+
+    /// Files in the app bundle's resources (`Bundle.main`), where tinyAPI looks for them.
+    public static var main: MockFiles { bundle(.main) }
+
+    /// The directory's path.
+    public var description: String { directory.path }
+
+    /// The name of the mock file that answers `method` on `path` (a URL path, percent-encoded as in a URL; a query
+    /// is ignored), for example `mock_get_users_1.json` for `GET /users/1`.
+    ///
+    /// - Throws: ``MockError/unsafePath(path:reason:)`` when the path cannot name a file safely.
+    public static func fileName(for method: HTTPMethod, path: String) throws -> String {
+        let pathOnly = String(path.prefix { $0 != "?" && $0 != "#" })
+        return try fileName(for: method, segments: try RequestPath.segments(ofPercentEncoded: pathOnly), path: path)
+    }
+
+    /// The file name for `method` and the decoded path `segments`; `path` is only for error messages.
+    static func fileName(for method: HTTPMethod, segments: [String], path: String) throws -> String {
+        let tokenCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~")
+        let methodName = method.rawValue.lowercased()
+        guard !methodName.isEmpty, methodName.allSatisfy({ tokenCharacters.contains($0) }) else {
+            throw MockError.unsafePath(path: path, reason: "the method \"\(method)\" is not an HTTP token")
+        }
+        let names = try segments.map { segment in
+            guard segment != ".", segment != ".." else {
+                throw MockError.unsafePath(path: path, reason: "it has a \"\(segment)\" segment")
+            }
+            return fileSafe(segment)
+        }
+        let name = "mock_\(methodName)_\(names.isEmpty ? "root" : names.joined(separator: "_")).json"
+        guard name.utf8.count <= 255 else {
+            throw MockError.unsafePath(
+                path: path.count > 80 ? String(path.prefix(80)) + "…" : path,
+                reason: "its file name would be \(name.utf8.count) bytes long, more than the 255 bytes file "
+                    + "systems allow")
+        }
+        return name
+    }
+
+    /// `segment` with path separators, `%` and control characters percent-encoded, in normalization form C.
+    private static func fileSafe(_ segment: String) -> String {
+        var name = ""
+        for scalar in segment.precomposedStringWithCanonicalMapping.unicodeScalars {
+            if scalar == "/" || scalar == "\\" || scalar == "%" || scalar.value < 0x20 || scalar.value == 0x7F {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                name += "%" + (hex.count < 2 ? "0" + hex : hex)
+            } else {
+                name.unicodeScalars.append(scalar)
+            }
+        }
+        return name
+    }
+
+    /// The URL of the file named `name` in ``directory``, `nil` if it would lie outside it (never, for names made
+    /// by ``fileName(for:path:)``; checked again all the same).
+    func url(ofFileNamed name: String) -> URL? {
+        let file = directory.appendingPathComponent(name, isDirectory: false).standardizedFileURL
+        return file.deletingLastPathComponent().path == directory.path ? file : nil
+    }
+}

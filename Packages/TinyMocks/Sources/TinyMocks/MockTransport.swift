@@ -1,0 +1,245 @@
+import Foundation
+import TinyHTTPTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An `HTTPTransport` that answers from routes registered in code and from a directory of JSON files, and records
+/// every request it receives: it goes under `Endpoint`, `TinyAPIClient` and everything built on them.
+///
+/// ```swift
+/// let mock = MockTransport(files: .bundle(.module, subdirectory: "Fixtures"))
+/// mock.register(.post, "/users", .status(201))
+/// let (body, response) = try await mock.send(URLRequest(url: URL(fileURLWithPath: "/users")))
+/// ```
+///
+/// For each request, in this order:
+/// 1. The request is recorded (see ``requests``).
+/// 2. A registered route whose method, path and query match answers (see
+///    ``register(_:_:query:delay:_:_:)``); with several, the one naming more query items, then the one
+///    registered last.
+/// 3. Otherwise the mock file the request maps to answers with status 200 (see ``MockFiles`` for the names).
+/// 4. Otherwise the request fails with ``MockError/noMock(method:path:lookedFor:in:routes:)``.
+///
+/// The answer comes after the route's delay, or the mock's ``delay``, waited on ``clock``. Failures are thrown as
+/// `HTTPTransportError`, as from a live transport: a ``MockError`` as its `underlyingError` (code
+/// `invalidRequest` for ``MockError/unsafePath(path:reason:)``, `other` for the rest), and cancelling the
+/// awaiting task, also during a delay, as code `cancelled`.
+///
+/// A base URL's own path is part of the route and file names unless you pass it as `basePath`:
+/// with `basePath: "/api/v4"`, `GET https://host/api/v4/users` maps to `mock_get_users.json` and the route
+/// `"/users"`. Paths that do not start with the base path are used whole.
+public final class MockTransport: HTTPTransport {
+    /// Where mock files are read from; `nil` for routes only.
+    public let files: MockFiles?
+    /// The delay before every answer, unless its route has its own.
+    public let delay: MockDelay
+    /// What delays are waited on.
+    public let clock: MockClock
+    /// The leading path segments taken off request paths before matching routes and naming files.
+    public let basePath: String
+
+    private let baseSegments: [String]
+    private let state: LockedBox<State>
+
+    struct State: Sendable {
+        var routes: [Route] = []
+        var requests: [RecordedRequest] = []
+    }
+
+    struct Route: Sendable {
+        let method: HTTPMethod
+        let path: RequestPath
+        let query: [String: String]
+        let delay: MockDelay?
+        let responses: [MockResponse]
+        var calls = 0
+
+        var label: String {
+            let query = query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+            return "\(method) \(path.description)" + (query.isEmpty ? "" : "?" + query)
+        }
+    }
+
+    /// Creates a mock.
+    ///
+    /// - Parameters:
+    ///   - files: Where to read mock files from (``MockFiles/bundle(_:subdirectory:)``,
+    ///     ``MockFiles/directory(_:)``, ``MockFiles/main``); `nil` (the default) to answer from routes only.
+    ///   - basePath: Leading path segments to take off request paths, for example `"/api/v4"`.
+    ///   - delay: The delay before every answer; none by default.
+    ///   - clock: What delays are waited on; real time by default, ``MockClock/immediate`` to skip them.
+    public convenience init(
+        files: MockFiles? = nil, basePath: String = "", delay: MockDelay = .zero, clock: MockClock = .continuous
+    ) {
+        self.init(files: files, basePath: basePath, delay: delay, clock: clock, state: LockedBox(State()))
+    }
+
+    private init(files: MockFiles?, basePath: String, delay: MockDelay, clock: MockClock, state: LockedBox<State>) {
+        self.files = files
+        self.basePath = basePath
+        self.baseSegments = RequestPath(pattern: basePath).segments
+        self.delay = delay
+        self.clock = clock
+        self.state = state
+    }
+
+    /// A view of this mock that takes `basePath` off request paths; it shares this mock's routes and recording.
+    public func stripping(basePath: String) -> MockTransport {
+        MockTransport(files: files, basePath: basePath, delay: delay, clock: clock, state: state)
+    }
+
+    /// Makes requests matching `method`, `path` and `query` answer `response`, then `more` on successive calls;
+    /// the last answer repeats.
+    ///
+    /// ```swift
+    /// mock.register(.get, "/users", try .json(users))
+    /// mock.register(.get, "/flaky", .status(503), .status(503), .json("[]"))
+    /// mock.register(.get, "/search", query: ["q": "swift"], delay: .milliseconds(300), .json("[]"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - method: The method to match.
+    ///   - path: The path to match, written as in a URL (percent-encoded); empty segments and a trailing `/` do
+    ///     not matter; a ``basePath`` is not part of it.
+    ///   - query: Query items the request must have (others may be present too); none by default.
+    ///   - delay: The delay of this route's answers; the mock's ``delay`` by default.
+    ///   - response: The first answer.
+    ///   - more: The answers to the following calls, in order.
+    public func register(
+        _ method: HTTPMethod, _ path: String, query: [String: String] = [:], delay: MockDelay? = nil,
+        _ response: MockResponse, _ more: MockResponse...
+    ) {
+        let route = Route(
+            method: method, path: RequestPath(pattern: path), query: query, delay: delay,
+            responses: [response] + more)
+        state.withLock { $0.routes.append(route) }
+    }
+
+    /// Removes every registered route.
+    public func removeAllRoutes() {
+        state.withLock { $0.routes.removeAll() }
+    }
+
+    /// Every request received so far, in arrival order.
+    public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+
+    /// The registered routes, as `"GET /users"` or `"GET /search?q=swift"`, in registration order.
+    public var routes: [String] { state.withLock { $0.routes.map(\.label) } }
+
+    /// Answers `request` from a route or a mock file, after the delay; see ``MockTransport``.
+    ///
+    /// - Throws: `HTTPTransportError`: `cancelled` when the awaiting task is cancelled, the mapped error of a
+    ///   ``MockResponse/failure(_:)`` route, or a ``MockError`` as `underlyingError`.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        state.withLock { $0.requests.append(RecordedRequest(request)) }
+        do {
+            try Task.checkCancellation()
+            guard let url = request.url else {
+                throw HTTPTransportError(.invalidRequest, request: request, message: "the request has no URL")
+            }
+            let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+            let path = try RequestPath(url: url, basePath: baseSegments)
+            let query = URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems ?? []
+            let (routeResponse, routeDelay) = nextRouteAnswer(method: method, path: path, query: query)
+            let response = try routeResponse ?? fileResponse(method: method, path: path)
+            let wait = routeDelay ?? delay
+            if wait > .zero { try await clock.sleep(wait.nanoseconds) }
+            try Task.checkCancellation()
+            return try Self.answer(response, to: request, url: url)
+        } catch {
+            throw Self.transportError(error, request: request)
+        }
+    }
+
+    /// The answer of the best matching route, advancing its sequence, and its delay.
+    private func nextRouteAnswer(
+        method: HTTPMethod, path: RequestPath, query: [URLQueryItem]
+    ) -> (MockResponse?, MockDelay?) {
+        state.withLock { state in
+            let matching = state.routes.indices.filter { index in
+                let route = state.routes[index]
+                return route.method == method && route.path == path
+                    && route.query.allSatisfy { item in query.contains { $0.name == item.key && $0.value == item.value }
+                    }
+            }
+            guard let best = matching.max(by: { state.routes[$0].query.count <= state.routes[$1].query.count }) else {
+                return (nil, nil)
+            }
+            let route = state.routes[best]
+            state.routes[best].calls += 1
+            return (route.responses[min(route.calls, route.responses.count - 1)], route.delay)
+        }
+    }
+
+    /// The mock file's contents as a 200 response.
+    private func fileResponse(method: HTTPMethod, path: RequestPath) throws -> MockResponse {
+        let routes = self.routes
+        guard let files else {
+            throw MockError.noMock(method: method, path: path.description, lookedFor: nil, in: nil, routes: routes)
+        }
+        let name = try MockFiles.fileName(for: method, segments: path.segments, path: path.description)
+        guard let file = files.url(ofFileNamed: name), FileManager.default.fileExists(atPath: file.path) else {
+            throw MockError.noMock(
+                method: method, path: path.description, lookedFor: name, in: files.directory.path, routes: routes)
+        }
+        do {
+            return MockResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: try Data(contentsOf: file))
+        } catch {
+            throw MockError.unreadableFile(path: file.path, reason: "\(error)")
+        }
+    }
+
+    /// The response or failure that `response` describes.
+    private static func answer(_ response: MockResponse, to request: URLRequest, url: URL) throws -> (
+        Data, HTTPURLResponse
+    ) {
+        switch response.outcome {
+        case .failure(let error):
+            throw error
+        case .response(let status, let headers, let body):
+            guard
+                let http = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+            else {
+                throw HTTPTransportError(
+                    .other, request: request, message: "cannot make a response with status \(status)")
+            }
+            return (body, http)
+        }
+    }
+
+    /// `error` as the `HTTPTransportError` a live transport would throw.
+    static func transportError(_ error: any Error, request: URLRequest) -> HTTPTransportError {
+        switch error {
+        case var error as HTTPTransportError:
+            if error.request == nil { error.request = request }
+            return error
+        case is CancellationError:
+            return HTTPTransportError(.cancelled, request: request, underlyingError: error)
+        case let error as MockError:
+            if case .unsafePath = error {
+                return HTTPTransportError(
+                    .invalidRequest, request: request, underlyingError: error, message: error.description)
+            }
+            return HTTPTransportError(.other, request: request, underlyingError: error, message: error.description)
+        case let error as URLError:
+            return HTTPTransportError(code(of: error), request: request, underlyingError: error)
+        default:
+            return HTTPTransportError(.other, request: request, underlyingError: error)
+        }
+    }
+
+    private static func code(of error: URLError) -> HTTPTransportError.Code {
+        switch error.code {
+        case .timedOut: .timedOut
+        case .cancelled: .cancelled
+        case .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .networkConnectionLost,
+            .dnsLookupFailed, .internationalRoamingOff, .dataNotAllowed:
+            .cannotConnect
+        case .badURL, .unsupportedURL: .invalidRequest
+        default: .other
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import TinyHTTPTransport
+
+@testable import TinyMocks
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Request paths that try to make the mock read outside its directory, or to name impossible files.
+@Suite struct HostilePathTests {
+    /// A temporary folder holding secrets, with the mock directory `mocks` inside it.
+    final class Sandbox {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tinymocks-\(UUID())")
+        var mocks: URL { root.appendingPathComponent("mocks") }
+
+        init() throws {
+            try FileManager.default.createDirectory(at: mocks, withIntermediateDirectories: true)
+            for name in ["secret.json", "mock_get_secret.json", "passwd"] {
+                try Data("SECRET".utf8).write(to: root.appendingPathComponent(name))
+            }
+            try Data("{}".utf8).write(to: mocks.appendingPathComponent("mock_get_ok.json"))
+        }
+
+        deinit { try? FileManager.default.removeItem(at: root) }
+    }
+
+    @Test(arguments: [
+        "http://h/../mock_get_secret", "http://h/%2E%2E/secret", "http://h/ok/%2e%2e/%2e%2e/secret",
+        "http://h/./ok",
+    ])
+    func dotSegmentsAreRefused(url: String) async throws {
+        let sandbox = try Sandbox()
+        let mock = MockTransport(files: .directory(sandbox.mocks))
+        let error = try #require(await transportError(mock, request(.get, url)))
+        #expect(error.code == .invalidRequest)
+        guard case .unsafePath(_, let reason) = error.underlyingError as? MockError else {
+            Issue.record("expected unsafePath, got \(error)")
+            return
+        }
+        #expect(reason.contains("segment"))
+    }
+
+    @Test(arguments: [
+        ("http://h/..%2Fsecret", "mock_get_..%2Fsecret.json"),
+        ("http://h/%2F..%2F..%2Fpasswd", "mock_get_%2F..%2F..%2Fpasswd.json"),
+        ("http://h/..%5C..%5Csecret", "mock_get_..%5C..%5Csecret.json"),
+        ("http://h/ok%00.json", "mock_get_ok%00.json.json"),
+        ("http://h//etc/passwd", "mock_get_etc_passwd.json"),
+        ("http://h/%25%32%46", "mock_get_%252F.json"),
+    ])
+    func separatorsAndNULsStayInsideTheFileName(url: String, file: String) async throws {
+        let sandbox = try Sandbox()
+        let mock = MockTransport(files: .directory(sandbox.mocks))
+        let error = await mockError(mock, try request(.get, url))
+        guard case .noMock(_, _, let lookedFor, let directory, _) = error else {
+            Issue.record("expected noMock, got \(String(describing: error))")
+            return
+        }
+        #expect(lookedFor == file)
+        #expect(directory == sandbox.mocks.standardizedFileURL.path)
+    }
+
+    @Test func invalidPercentEncodingIsRefused() throws {
+        #expect(throws: MockError.unsafePath(path: "/a/%ZZ", reason: "\"%ZZ\" is not valid percent-encoding")) {
+            try MockFiles.fileName(for: .get, path: "/a/%ZZ")
+        }
+    }
+
+    @Test func aMethodThatIsNotATokenIsRefused() async throws {
+        let sandbox = try Sandbox()
+        let mock = MockTransport(files: .directory(sandbox.mocks))
+        let error = await mockError(mock, try request(HTTPMethod("GET/../SECRET"), "http://h/ok"))
+        guard case .unsafePath(_, let reason) = error else {
+            Issue.record("expected unsafePath, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("not an HTTP token"))
+    }
+
+    @Test(arguments: [241, 242, 1000])
+    func namesLongerThan255BytesAreRefused(length: Int) async throws {
+        let sandbox = try Sandbox()
+        let mock = MockTransport(files: .directory(sandbox.mocks))
+        let error = await mockError(mock, try request(.get, "http://h/" + String(repeating: "a", count: length)))
+        switch error {
+        case .noMock(_, _, let file?, _, _):
+            #expect(length == 241)
+            #expect(file.utf8.count == 255)
+        case .unsafePath(let path, let reason):
+            #expect(length > 241)
+            #expect(reason.contains("\(length + 14) bytes"))
+            #expect(path.count <= 82)
+        default:
+            Issue.record("unexpected \(String(describing: error))")
+        }
+    }
+
+    @Test func unicodeCountsInBytes() throws {
+        let tooLong = "/" + String(repeating: "%C3%A9", count: 121)  // 121 × "é", 242 bytes
+        #expect(throws: MockError.self) { try MockFiles.fileName(for: .get, path: tooLong) }
+        let fits = "/" + String(repeating: "%C3%A9", count: 120)
+        #expect(try MockFiles.fileName(for: .get, path: fits).utf8.count == 254)
+    }
+
+    @Test func noHostileRequestEverReadsASecret() async throws {
+        let sandbox = try Sandbox()
+        let mock = MockTransport(files: .directory(sandbox.mocks))
+        let paths = [
+            "/../secret.json", "/..%2Fsecret.json", "/%2E%2E%2Fsecret", "/../../../../etc/passwd", "/ok/../../secret",
+            "/%2e%2e%2f%2e%2e%2fpasswd", "/..\\secret", "/%00/../secret", "/" + String(repeating: "../", count: 100),
+        ]
+        for path in paths {
+            guard let url = URL(string: "http://h" + path) else { continue }
+            do {
+                let (body, _) = try await mock.send(URLRequest(url: url))
+                Issue.record("\(path) answered \(String(decoding: body, as: UTF8.self))")
+            } catch let error as HTTPTransportError {
+                #expect(error.underlyingError is MockError, "\(path): \(error)")
+            }
+        }
+        #expect(mock.requests.count == paths.count(where: { URL(string: "http://h" + $0) != nil }))
+    }
+}

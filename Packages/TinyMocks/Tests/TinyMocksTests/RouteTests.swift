@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import TinyEndpoint
+import TinyHTTPTransport
+
+@testable import TinyMocks
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct RouteTests {
+    @Test func aRouteAnswersWithStatusHeadersAndBody() async throws {
+        let mock = MockTransport()
+        mock.register(.put, "/users/1", .status(202, headers: ["X-Trace": "abc"], body: Data("ok".utf8)))
+        let (body, response) = try await mock.send(request(.put, "https://api.example.com/users/1/"))
+        #expect(response.statusCode == 202)
+        #expect(response.value(forHTTPHeaderField: "x-trace") == "abc")
+        #expect(body == Data("ok".utf8))
+    }
+
+    @Test func encodableBodiesAreJSON() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/users", try .json([User(id: 3, name: "Ada", email: "ada@example.com")], status: 200))
+        mock.register(.get, "/text", .text("hello", status: 418))
+        let (body, response) = try await mock.send(request(.get, "https://api.example.com/users"))
+        #expect(try JSONDecoder().decode([User].self, from: body).map(\.name) == ["Ada"])
+        #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let (text, teapot) = try await mock.send(request(.get, "https://api.example.com/text"))
+        #expect(String(decoding: text, as: UTF8.self) == "hello")
+        #expect(teapot.statusCode == 418)
+        #expect(teapot.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
+    }
+
+    @Test func anExplicitContentTypeWins() throws {
+        let response = MockResponse.json("{}", headers: ["content-type": "application/problem+json"])
+        guard case .response(_, let headers, _) = response.outcome else {
+            Issue.record("expected a response")
+            return
+        }
+        #expect(headers == ["content-type": "application/problem+json"])
+    }
+
+    /// A value whose encoding always fails.
+    struct Unencodable: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            throw EncodingError.invalidValue(
+                Double.nan, EncodingError.Context(codingPath: [], debugDescription: "NaN is not JSON"))
+        }
+    }
+
+    @Test func anEncodingFailureSurfaces() throws {
+        #expect {
+            _ = try MockResponse.json(Unencodable())
+        } throws: { error in
+            guard case .cannotEncode(let type, let reason) = error as? MockError else { return false }
+            return type == "Unencodable" && reason.contains("NaN is not JSON")
+        }
+    }
+
+    @Test(arguments: [
+        (URLError.Code.notConnectedToInternet, HTTPTransportError.Code.cannotConnect),
+        (.cannotConnectToHost, .cannotConnect),
+        (.timedOut, .timedOut),
+        (.cancelled, .cancelled),
+        (.badServerResponse, .other),
+    ])
+    func urlErrorsBecomeTransportErrors(urlError: URLError.Code, expected: HTTPTransportError.Code) async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/offline", .failure(URLError(urlError)))
+        let error = try #require(await transportError(mock, request(.get, "https://api.example.com/offline")))
+        #expect(error.code == expected)
+        #expect((error.underlyingError as? URLError)?.code == urlError)
+        #expect(error.request?.url?.path == "/offline")
+    }
+
+    @Test func transportErrorsPassThroughAndOtherErrorsAreWrapped() async throws {
+        struct Boom: Error {}
+        let mock = MockTransport()
+        mock.register(.get, "/timeout", .failure(HTTPTransportError(.timedOut, message: "slow")))
+        mock.register(.get, "/boom", .failure(Boom()))
+        let timeout = try #require(await transportError(mock, request(.get, "https://h/timeout")))
+        #expect(timeout.code == .timedOut)
+        #expect(timeout.message == "slow")
+        #expect(timeout.request != nil)
+        let boom = try #require(await transportError(mock, request(.get, "https://h/boom")))
+        #expect(boom.code == .other)
+        #expect(boom.underlyingError is Boom)
+    }
+
+    @Test func aSequenceAnswersInOrderThenRepeatsItsLast() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/flaky", .status(503), .failure(URLError(.timedOut)), .status(200))
+        let url = "https://api.example.com/flaky"
+        let first = try await mock.send(request(.get, url)).1.statusCode
+        let second = await transportError(mock, try request(.get, url))?.code
+        let third = try await mock.send(request(.get, url)).1.statusCode
+        let fourth = try await mock.send(request(.get, url)).1.statusCode
+        #expect(first == 503)
+        #expect(second == .timedOut)
+        #expect(third == 200)
+        #expect(fourth == 200)
+    }
+
+    @Test func queriesNarrowRoutesAndTheMostSpecificWins() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/search", .text("any"))
+        mock.register(.get, "/search", query: ["q": "swift"], .text("swift"))
+        mock.register(.get, "/search", query: ["q": "swift", "page": "2"], .text("swift, page 2"))
+        let cases = [
+            ("/search", "any"), ("/search?q=rust", "any"), ("/search?q=swift", "swift"),
+            ("/search?page=2&q=swift&x=1", "swift, page 2"), ("/search?page=2", "any"),
+        ]
+        for (path, expected) in cases {
+            let (body, _) = try await mock.send(request(.get, "https://h" + path))
+            #expect(String(decoding: body, as: UTF8.self) == expected, "\(path)")
+        }
+    }
+
+    @Test func theLastRegisteredRouteWinsAndRoutesComeBeforeFiles() async throws {
+        let mock = MockTransport(files: fixtures)
+        let url = "https://api.example.com/users"
+        let (fromFile, _) = try await mock.send(request(.get, url))
+        #expect(try JSONDecoder().decode([User].self, from: fromFile).count == 2)
+        mock.register(.get, "/users", .json("[]"))
+        mock.register(.get, "/users", .status(500))
+        #expect(try await mock.send(request(.get, url)).1.statusCode == 500)
+        #expect(mock.routes == ["GET /users", "GET /users"])
+        mock.removeAllRoutes()
+        #expect(try await mock.send(request(.get, url)).1.statusCode == 200)
+    }
+
+    @Test func methodsAndEncodedSegmentsMustMatch() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/projects/a%2Fb", .text("project"))
+        #expect(try await mock.send(request(.get, "https://h/projects/a%2Fb")).1.statusCode == 200)
+        #expect(await mockError(mock, try request(.get, "https://h/projects/a/b")) != nil)
+        #expect(await mockError(mock, try request(.post, "https://h/projects/a%2Fb")) != nil)
+    }
+
+    @Test func endpointsLoadThroughTheMock() async throws {
+        let mock = MockTransport(files: fixtures)
+        mock.register(.get, "/missing", .status(404, body: Data(#"{"error":"gone"}"#.utf8)))
+        let users = Endpoint<[User]>(request: try request(.get, "https://api.example.com/users")) { data, _ in
+            Result { try JSONDecoder().decode([User].self, from: data ?? Data()) }
+        }
+        #expect(try await mock.load(users).count == 2)
+        let missing = Endpoint<Data>(request: try request(.get, "https://api.example.com/missing")) { data, _ in
+            .success(data ?? Data())
+        }
+        do {
+            _ = try await mock.load(missing)
+            Issue.record("a 404 loaded")
+        } catch let error as HTTPTransportError {
+            #expect(error.code == .unacceptableStatus(404))
+            #expect(error.body == Data(#"{"error":"gone"}"#.utf8))
+        }
+    }
+
+    @Test func aRequestWithoutAURLIsInvalid() async throws {
+        var request = URLRequest(url: try #require(URL(string: "https://h/x")))
+        request.url = nil
+        let error = try #require(await transportError(MockTransport(), request))
+        #expect(error.code == .invalidRequest)
+    }
+}

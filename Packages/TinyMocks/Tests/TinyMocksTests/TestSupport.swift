@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TinyHTTPTransport
+
+@testable import TinyMocks
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The seed's model.
+struct User: Codable, Equatable, Sendable {
+    let id: Int
+    let name: String
+    let email: String
+}
+
+/// The JSON files of this test target (`resources: [.copy("Fixtures")]`).
+let fixtures = MockFiles.bundle(.module, subdirectory: "Fixtures")
+
+/// A request for `method` on `url`.
+func request(_ method: HTTPMethod, _ url: String, body: Data? = nil) throws -> URLRequest {
+    var request = URLRequest(url: try #require(URL(string: url)))
+    request.httpMethod = method.rawValue
+    request.httpBody = body
+    return request
+}
+
+/// The `MockError` inside the `HTTPTransportError` a mock threw, recording an issue when it is something else.
+func mockError(
+    _ transport: MockTransport, _ request: URLRequest, sourceLocation: SourceLocation = #_sourceLocation
+) async -> MockError? {
+    do {
+        _ = try await transport.send(request)
+        Issue.record("expected a MockError, got a response", sourceLocation: sourceLocation)
+    } catch let error as HTTPTransportError {
+        if let mockError = error.underlyingError as? MockError { return mockError }
+        Issue.record("expected a MockError, got \(error)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected an HTTPTransportError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
+
+/// The `HTTPTransportError` a send threw, recording an issue when it succeeded or threw something else.
+func transportError(
+    _ transport: some HTTPTransport, _ request: URLRequest, sourceLocation: SourceLocation = #_sourceLocation
+) async -> HTTPTransportError? {
+    do {
+        _ = try await transport.send(request)
+        Issue.record("expected an HTTPTransportError, got a response", sourceLocation: sourceLocation)
+    } catch let error as HTTPTransportError {
+        return error
+    } catch {
+        Issue.record("expected an HTTPTransportError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
+
+/// A test clock: every sleep returns at once, moves `now` to its deadline and is recorded.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+final class RecordingClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let state = LockedBox((now: Instant(offset: .zero), sleeps: [Duration]()))
+
+    var now: Instant { state.withLock { $0.now } }
+    var minimumResolution: Duration { .zero }
+    /// The durations slept, in order.
+    var sleeps: [Duration] { state.withLock { $0.sleeps } }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        state.withLock { state in
+            state.sleeps.append(state.now.duration(to: deadline))
+            state.now = max(state.now, deadline)
+        }
+    }
+}

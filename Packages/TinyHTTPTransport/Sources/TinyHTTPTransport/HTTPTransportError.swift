@@ -74,18 +74,32 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
     /// The status code of the response, when there was one.
     public var statusCode: Int? { response?.statusCode }
 
-    /// One line saying what happened: the category, the request's method and URL, and the details.
+    /// One line saying what happened: the category, the request's method and URL, the status, the detail, a
+    /// preview of the body and the underlying error, for example
+    /// `HTTP request unacceptable status 404: GET https://api.example.com/users/7, body: {"error":"not found"}`.
     public var description: String {
         var text = "HTTP request \(code)"
         if let request {
             text += ": \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "(no URL)")"
         }
+        if let response, code != .unacceptableStatus(response.statusCode) {
+            text += ", status \(response.statusCode)"
+        }
         if let message { text += " (\(message))" }
-        if case .unacceptableStatus = code, let body, !body.isEmpty {
+        if let body, !body.isEmpty {
             text += ", body: \(Self.preview(of: body))"
         }
-        if let underlyingError { text += ", underlying error: \(underlyingError)" }
+        if let underlyingError { text += ", underlying error: \(Self.summary(of: underlyingError))" }
         return text
+    }
+
+    /// A short text for an underlying error: `URLError -1001 (the request timed out)` rather than the whole
+    /// `NSError` dump.
+    static func summary(of error: any Error) -> String {
+        guard let code = urlErrorCode(of: error) else { return String(describing: error) }
+        let nsError = error as NSError
+        let reason = nsError.userInfo[NSLocalizedDescriptionKey] as? String
+        return "URLError \(code.rawValue)" + (reason.map { " (\($0))" } ?? "")
     }
 
     /// The first bytes of a body as text, for error messages.

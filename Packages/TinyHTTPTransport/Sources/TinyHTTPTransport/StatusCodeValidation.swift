@@ -1,7 +1,43 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Accepts the status codes 200 through 299, the successful ones.
 ///
 /// Pass it, or any `(Int) -> Bool`, wherever a set of accepted status codes is expected:
 /// `Endpoint(request: request, expectedStatusCode: expected200to300, parse: parse)`.
 @Sendable public func expected200to300(_ code: Int) -> Bool {
     (200..<300).contains(code)
+}
+
+/// Accepts the status codes in `codes`: `expectedStatus(200...299)`, `expectedStatus(200..<400)`.
+public func expectedStatus<R: RangeExpression<Int> & Sendable>(_ codes: R) -> @Sendable (Int) -> Bool {
+    { codes.contains($0) }
+}
+
+/// Accepts exactly the status codes given: `expectedStatus([200, 204, 304])`.
+public func expectedStatus(_ codes: Set<Int>) -> @Sendable (Int) -> Bool {
+    { codes.contains($0) }
+}
+
+/// Checks a response's status code and throws when it is not accepted.
+///
+/// ```swift
+/// let (body, response) = try await transport.send(request)
+/// try validateStatus(response: response, body: body, request: request)   // 2xx only
+/// try validateStatus(response: response, body: body, request: request, accepting: expectedStatus([200, 304]))
+/// ```
+///
+/// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/unacceptableStatus(_:)``, carrying the
+///   response, the body and the request.
+public func validateStatus(
+    response: HTTPURLResponse, body: Data, request: URLRequest?,
+    accepting isAccepted: (Int) -> Bool = expected200to300
+) throws(HTTPTransportError) {
+    guard isAccepted(response.statusCode) else {
+        throw HTTPTransportError(
+            .unacceptableStatus(response.statusCode), request: request, response: response, body: body)
+    }
 }

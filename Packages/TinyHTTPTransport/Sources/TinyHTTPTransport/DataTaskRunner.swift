@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Runs one request as a completion-handler data task that the awaiting task can cancel.
+///
+/// Completion-handler data tasks are used because the session delegate's challenge callback fires for them on
+/// every platform (the per-task delegate of `data(for:delegate:)` is ignored on Linux).
+enum DataTaskRunner {
+    static func send(
+        _ request: URLRequest, on session: URLSession, challenges: AuthenticationChallengeHandler?
+    ) async throws -> (Data, HTTPURLResponse) {
+        try request.validateHeaders()
+        guard request.url != nil else {
+            throw HTTPTransportError(.invalidRequest, request: request, message: "the request has no URL")
+        }
+        let cancellation = CancellableTask()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    let challenged = cancellation.taskIdentifier.flatMap { challenges?.takeFailureResponse(for: $0) }
+                    continuation.resume(
+                        with: result(
+                            data: data, response: response, error: error, challenged: challenged,
+                            cancelledByCaller: cancellation.isCancelled, request: request))
+                }
+                cancellation.start(task)
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    private static func result(
+        data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?,
+        cancelledByCaller: Bool, request: URLRequest
+    ) -> Result<(Data, HTTPURLResponse), any Error> {
+        if let error {
+            if let challenged, !cancelledByCaller, HTTPTransportError.urlErrorCode(of: error) == .cancelled {
+                // The 401 challenge this transport cancelled (see AuthenticationChallengeHandler).
+                return .success((data ?? Data(), challenged))
+            }
+            var mapped = HTTPTransportError(mapping: error, request: request)
+            if cancelledByCaller { mapped.code = .cancelled }
+            return .failure(mapped)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            let kind = response.map { String(describing: type(of: $0)) } ?? "no response"
+            return .failure(
+                HTTPTransportError(.other, request: request, message: "expected an HTTP response, got \(kind)"))
+        }
+        return .success((data ?? Data(), http))
+    }
+}
+
+/// The data task of one request, and whether the caller cancelled it (from any thread).
+// @unchecked Sendable: `task` and `cancelled` are only read and written while holding `lock`.
+final class CancellableTask: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    /// Resumes `task`, and cancels it at once when the caller cancelled already.
+    func start(_ task: URLSessionDataTask) {
+        lock.lock()
+        self.task = task
+        let cancelled = self.cancelled
+        lock.unlock()
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
+
+    var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+
+    var taskIdentifier: Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return task?.taskIdentifier
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+extension URL {
+    /// Appends a relative path to this URL, keeping this URL's own path, as TinyHTTP does:
+    /// `https://api.example.com/v1/todos` + `"5"` is `https://api.example.com/v1/todos/5`.
+    ///
+    /// Unlike `URL(string:relativeTo:)`, the base's last path segment is never dropped, with or without a trailing
+    /// slash. Exactly one `/` separates the two, however many leading and trailing slashes `path` and this URL
+    /// have; a trailing slash of `path` is kept. `path` is a plain path: `/` separates segments, and every other
+    /// character that a URL path does not allow (`?`, `#`, `%`, spaces, non-ASCII text) is percent-encoded. This
+    /// URL's query and fragment are kept.
+    ///
+    /// It never fails: should the result not form a URL, it falls back to `appendingPathComponent(_:)`.
+    public func appendingRelative(_ path: String) -> URL {
+        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
+            return appendingPathComponent(path)
+        }
+        var relative = Substring(path)
+        while relative.first == "/" { relative = relative.dropFirst() }
+        let encoded = relative.split(separator: "/", omittingEmptySubsequences: false)
+            .map { String($0).addingPercentEncoding(withAllowedCharacters: .urlPathSegmentAllowed) ?? "" }
+            .joined(separator: "/")
+        var basePath = components.percentEncodedPath
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        components.percentEncodedPath = basePath + "/" + encoded
+        return components.url ?? appendingPathComponent(path)
+    }
+
+    /// Appends query items after this URL's existing query items, in the given order.
+    ///
+    /// Names and values are percent-encoded strictly: everything but letters, digits and `-._~` is escaped, so
+    /// `+`, `&`, `=`, `?`, `/`, spaces (as `%20`) and non-ASCII text (as UTF-8) arrive as they were given.
+    /// (`URLComponents.queryItems` leaves `+` alone, which servers read as a space.) An item with a `nil` value
+    /// is appended as its bare name. Appending no items returns this URL unchanged.
+    public func appendingQueryItems(_ items: [URLQueryItem]) -> URL {
+        guard !items.isEmpty, var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
+            return self
+        }
+        let added = items.map { item in
+            let name = Self.encodeQueryText(item.name)
+            return item.value.map { "\(name)=\(Self.encodeQueryText($0))" } ?? name
+        }
+        let existing = components.percentEncodedQuery.map { $0.isEmpty ? [] : [$0] } ?? []
+        components.percentEncodedQuery = (existing + added).joined(separator: "&")
+        return components.url ?? self
+    }
+
+    /// Appends query parameters after this URL's existing query items, sorted by name so that the same
+    /// parameters always give the same URL. Encoding as in ``appendingQueryItems(_:)``.
+    public func appendingQueryParameters(_ parameters: [String: String]) -> URL {
+        appendingQueryItems(parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+    }
+
+    /// Percent-encodes query text, leaving only RFC 3986's unreserved characters.
+    static func encodeQueryText(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? ""
+    }
+}
+
+extension CharacterSet {
+    /// RFC 3986 unreserved characters: letters, digits and `-._~`.
+    fileprivate static let urlQueryValueAllowed = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// The characters a path segment may hold unescaped (`/` excluded).
+    fileprivate static let urlPathSegmentAllowed = CharacterSet.urlPathAllowed.subtracting(
+        CharacterSet(charactersIn: "/"))
+}

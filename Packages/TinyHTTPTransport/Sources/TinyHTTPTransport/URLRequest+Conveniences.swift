@@ -1,0 +1,41 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLRequest {
+    /// Creates a request with a method, as TinyHTTP does: `URLRequest(method: .post, url: url)`.
+    public init(method: HTTPMethod, url: URL) {
+        self.init(url: url)
+        self.httpMethod = method.rawValue
+    }
+
+    /// The request's method as an ``HTTPMethod`` (`GET` when none was set, as `URLSession` does).
+    public var method: HTTPMethod {
+        get { HTTPMethod(httpMethod ?? "GET") }
+        set { httpMethod = newValue.rawValue }
+    }
+
+    /// Sets the `Accept` header: `request.httpAccept(.json)`.
+    public mutating func httpAccept(_ contentType: ContentType) {
+        setValue(contentType.rawValue, forHTTPHeaderField: "Accept")
+    }
+
+    /// Sets the `Content-Type` header: `request.httpContentType(.json)`.
+    public mutating func httpContentType(_ contentType: ContentType) {
+        setValue(contentType.rawValue, forHTTPHeaderField: "Content-Type")
+    }
+
+    /// Appends query items to the request's URL, after its existing ones, in the given order (see
+    /// ``Foundation/URL/appendingQueryItems(_:)``).
+    public mutating func appendQueryItems(_ items: [URLQueryItem]) {
+        url = url?.appendingQueryItems(items)
+    }
+
+    /// Appends query parameters to the request's URL, after its existing ones, sorted by name (see
+    /// ``Foundation/URL/appendingQueryParameters(_:)``).
+    public mutating func appendQueryParameters(_ parameters: [String: String]) {
+        url = url?.appendingQueryParameters(parameters)
+    }
+}

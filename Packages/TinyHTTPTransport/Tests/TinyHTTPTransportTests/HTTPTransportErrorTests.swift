@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TinyHTTPTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct HTTPTransportErrorTests {
+    let request = URLRequest(method: .post, url: URL(fileURLWithPath: "/api/users"))
+
+    @Test(arguments: [
+        (URLError.Code.cannotConnectToHost, HTTPTransportError.Code.cannotConnect),
+        (.cannotFindHost, .cannotConnect),
+        (.networkConnectionLost, .cannotConnect),
+        (.notConnectedToInternet, .cannotConnect),
+        (.dnsLookupFailed, .cannotConnect),
+        (.timedOut, .timedOut),
+        (.cancelled, .cancelled),
+        (.badURL, .invalidRequest),
+        (.unsupportedURL, .invalidRequest),
+        (.badServerResponse, .other),
+        (.cannotDecodeContentData, .other),
+    ])
+    func urlErrorCodesMapToCategories(urlCode: URLError.Code, expected: HTTPTransportError.Code) {
+        #expect(HTTPTransportError.Code(urlErrorCode: urlCode) == expected)
+        let mapped = HTTPTransportError(mapping: URLError(urlCode), request: request)
+        #expect(mapped.code == expected)
+        #expect(mapped.request == request)
+        #expect((mapped.underlyingError as? URLError)?.code == urlCode)
+    }
+
+    @Test func nsErrorsOfTheURLDomainAreMappedToo() {
+        let error = NSError(domain: NSURLErrorDomain, code: URLError.Code.timedOut.rawValue)
+        #expect(HTTPTransportError(mapping: error, request: nil).code == .timedOut)
+    }
+
+    @Test func otherErrorsMap() {
+        #expect(HTTPTransportError(mapping: CancellationError(), request: nil).code == .cancelled)
+        struct Odd: Error {}
+        #expect(HTTPTransportError(mapping: Odd(), request: nil).code == .other)
+        let existing = HTTPTransportError(.timedOut, message: "kept")
+        let mapped = HTTPTransportError(mapping: existing, request: request)
+        #expect(mapped.code == .timedOut)
+        #expect(mapped.message == "kept")
+        #expect(mapped.request == request)
+    }
+
+    @Test func descriptionOfAnUnacceptableStatusNamesEverything() throws {
+        let url = try #require(request.url)
+        let response = try #require(HTTPURLResponse(url: url, statusCode: 404, httpVersion: nil, headerFields: nil))
+        let error = HTTPTransportError(
+            .unacceptableStatus(404), request: request, response: response, body: Data(#"{"error":"nope"}"#.utf8))
+        #expect(
+            error.description
+                == #"HTTP request unacceptable status 404: POST \#(url.absoluteString), body: {"error":"nope"}"#)
+    }
+
+    @Test func descriptionOfAFailureNamesTheUnderlyingError() {
+        let error = HTTPTransportError(mapping: URLError(.timedOut), request: request)
+        #expect(error.description.hasPrefix("HTTP request timed out: POST "))
+        #expect(error.description.contains("underlying error: URLError -1001"))
+    }
+
+    @Test func descriptionShowsStatusMessageAndLongBodyPreview() throws {
+        let url = try #require(request.url)
+        let response = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil))
+        let body = Data(String(repeating: "a", count: 300).utf8)
+        let error = HTTPTransportError(.other, request: request, response: response, body: body, message: "bad JSON")
+        #expect(error.description.contains(", status 200 (bad JSON), body: aaa"))
+        #expect(error.description.hasSuffix("… (300 bytes)"))
+    }
+}

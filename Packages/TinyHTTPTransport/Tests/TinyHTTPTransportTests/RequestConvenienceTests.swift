@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TinyHTTPTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct RequestConvenienceTests {
+    let url = URL(fileURLWithPath: "/tmp/example")
+
+    @Test func methodInitializerSetsTheMethod() {
+        let request = URLRequest(method: .patch, url: url)
+        #expect(request.httpMethod == "PATCH")
+        #expect(request.method == .patch)
+    }
+
+    @Test func typedMethodDefaultsToGetAndWrites() {
+        var request = URLRequest(url: url)
+        #expect(request.method == .get)
+        request.method = .delete
+        #expect(request.httpMethod == "DELETE")
+    }
+
+    @Test func acceptAndContentTypeHeaders() {
+        var request = URLRequest(url: url)
+        request.httpAccept(.json)
+        request.httpContentType(.urlencoded)
+        #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
+    }
+
+    @Test func contentTypesAreExtensible() {
+        let custom: ContentType = "application/vnd.api+json"
+        #expect(custom.rawValue == "application/vnd.api+json")
+        #expect(ContentType("text/plain") == .plainText)
+        #expect(ContentType.xml.description == "application/xml")
+        #expect(Set<ContentType>([.json, .json, .html]).count == 2)
+    }
+}
+
+@Suite struct HeaderValidationTests {
+    let url = URL(fileURLWithPath: "/tmp/example")
+
+    @Test(arguments: ["a\r\nX-Injected: 1", "a\nb", "a\rb", "a\0b"])
+    func lineBreaksInValuesAreRefused(value: String) throws {
+        var request = URLRequest(url: url)
+        // `setValue(_:forHTTPHeaderField:)` drops such values silently on Linux; `allHTTPHeaderFields` keeps them.
+        request.allHTTPHeaderFields = ["Accept": "fine", "X-Trace": value]
+        let error = try #require(throws: HTTPTransportError.self) { try request.validateHeaders() }
+        #expect(error.code == .invalidRequest)
+        #expect(error.message == #"the value of the header "X-Trace" contains CR, LF or NUL"#)
+        #expect(!error.description.contains("Injected"))
+    }
+
+    @Test func lineBreaksInNamesAreRefused() throws {
+        var request = URLRequest(url: url)
+        request.allHTTPHeaderFields = ["X-A\r\nX-B": "value"]
+        let error = try #require(throws: HTTPTransportError.self) { try request.validateHeaders() }
+        #expect(error.code == .invalidRequest)
+        #expect(error.message?.hasPrefix("the header name") == true)
+    }
+
+    @Test func ordinaryHeadersPass() throws {
+        var request = URLRequest(url: url)
+        request.setValue("Bearer abc.def", forHTTPHeaderField: "Authorization")
+        request.setValue("text/html, application/json;q=0.9", forHTTPHeaderField: "Accept")
+        try request.validateHeaders()
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TinyHTTPTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct URLBuildingTests {
+    private func url(_ text: String) throws -> URL { try #require(URL(string: text)) }
+
+    @Test(arguments: [
+        ("https://api.example.com/v1/todos", "5", "https://api.example.com/v1/todos/5"),
+        ("https://api.example.com/v1/todos/", "5", "https://api.example.com/v1/todos/5"),
+        ("https://api.example.com/v1/todos/", "/5", "https://api.example.com/v1/todos/5"),
+        ("https://api.example.com/v1/todos//", "//5/", "https://api.example.com/v1/todos/5/"),
+        ("https://api.example.com", "todos", "https://api.example.com/todos"),
+        ("https://api.example.com/", "a/b", "https://api.example.com/a/b"),
+        ("https://api.example.com/v1", "hello world/ü", "https://api.example.com/v1/hello%20world/%C3%BC"),
+        ("https://api.example.com/v1", "a?b#c%", "https://api.example.com/v1/a%3Fb%23c%25"),
+        ("https://api.example.com/v1?key=1", "users", "https://api.example.com/v1/users?key=1"),
+    ])
+    func appendingRelativeKeepsTheBasePath(base: String, relative: String, expected: String) throws {
+        #expect(try url(base).appendingRelative(relative).absoluteString == expected)
+    }
+
+    @Test func queryItemsAreAppendedInOrderAfterExistingOnes() throws {
+        let result = try url("https://example.com/search?page=2").appendingQueryItems([
+            URLQueryItem(name: "z", value: "1"), URLQueryItem(name: "a", value: "2"),
+            URLQueryItem(name: "flag", value: nil),
+        ])
+        #expect(result.absoluteString == "https://example.com/search?page=2&z=1&a=2&flag")
+    }
+
+    @Test func queryEscapingIsStrict() throws {
+        let result = try url("https://example.com/s").appendingQueryItems([
+            URLQueryItem(name: "q", value: "a+b & c=d/e?"), URLQueryItem(name: "naïve name", value: "😀"),
+        ])
+        #expect(
+            result.absoluteString
+                == "https://example.com/s?q=a%2Bb%20%26%20c%3Dd%2Fe%3F&na%C3%AFve%20name=%F0%9F%98%80")
+        let items = try #require(URLComponents(url: result, resolvingAgainstBaseURL: false)?.queryItems)
+        #expect(items.map(\.value) == ["a+b & c=d/e?", "😀"])
+    }
+
+    @Test func queryParametersAreSortedByName() throws {
+        let result = try url("https://example.com/s?x=0").appendingQueryParameters(["b": "2", "a": "1", "c": "3"])
+        #expect(result.query == "x=0&a=1&b=2&c=3")
+    }
+
+    @Test func appendingNoItemsChangesNothing() throws {
+        let original = try url("https://example.com/s?x=%2B")
+        #expect(original.appendingQueryItems([]) == original)
+    }
+
+    @Test func requestQueryHelpersChangeTheRequestURL() throws {
+        var request = URLRequest(url: try url("https://example.com/s"))
+        request.appendQueryParameters(["q": "1+1"])
+        request.appendQueryItems([URLQueryItem(name: "page", value: "3")])
+        #expect(request.url?.absoluteString == "https://example.com/s?q=1%2B1&page=3")
+    }
+}

@@ -13,9 +13,16 @@ let package = Package(
         .library(name: "TinyStore", targets: ["TinyStore"]),
         .library(name: "TinyStoreTesting", targets: ["TinyStoreTesting"]),
     ],
+    // Test-only: the tests run tinyAPI's UserListFeature, whose state holds a RequestState.
+    dependencies: [.package(path: "../TinyRequestState")],
     targets: [
         .target(name: "TinyStore", swiftSettings: settings),
         .target(name: "TinyStoreTesting", dependencies: ["TinyStore"], swiftSettings: settings),
-        .testTarget(name: "TinyStoreTests", dependencies: ["TinyStore", "TinyStoreTesting"], swiftSettings: settings),
+        .testTarget(
+            name: "TinyStoreTests",
+            dependencies: [
+                "TinyStore", "TinyStoreTesting", .product(name: "TinyRequestState", package: "TinyRequestState"),
+            ],
+            swiftSettings: settings),
     ]
 )

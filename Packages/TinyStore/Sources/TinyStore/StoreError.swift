@@ -1,0 +1,31 @@
+/// An error a ``Store`` reports: a reducer rejected an action, or an effect failed and no `catch` handled it.
+///
+/// The store passes it to its ``Store/onError`` handler; nothing is swallowed silently.
+public struct StoreError<Action: Sendable>: Error, CustomStringConvertible {
+    /// Where the error was thrown.
+    public enum Origin: Sendable, Equatable {
+        /// The reducer threw: the action was rejected and the state left as it was.
+        case reducer
+        /// The effect of the action threw.
+        case effect
+    }
+
+    /// The action whose reducer or effect threw.
+    public var action: Action
+    /// Whether the reducer or the effect threw.
+    public var origin: Origin
+    /// The error thrown.
+    public var error: any Error
+
+    /// Creates a store error.
+    public init(action: Action, origin: Origin, error: any Error) {
+        self.action = action
+        self.origin = origin
+        self.error = error
+    }
+
+    /// For example `The reducer threw for action increment: invalidTransition`.
+    public var description: String {
+        "The \(origin == .reducer ? "reducer" : "effect") threw for action \(action): \(error)"
+    }
+}

@@ -1,0 +1,33 @@
+/// The effects started by one ``Store/send(_:)``, including the effects of the actions they sent back.
+///
+/// Await ``finish()`` to wait until all of them are done (a SwiftUI `.task` or `.refreshable` can await the load it
+/// started), or ``cancel()`` them. A cancelled effect sends no action back.
+public struct StoreTask: Hashable, Sendable {
+    let task: Task<Void, Never>?
+
+    init(_ task: Task<Void, Never>?) {
+        self.task = task
+    }
+
+    /// Cancels the effects (and those of the actions they sent back).
+    public func cancel() {
+        task?.cancel()
+    }
+
+    /// Waits until the effects and those of the actions they sent back are done.
+    ///
+    /// Cancelling the task that awaits cancels the effects too.
+    public func finish() async {
+        guard let task else { return }
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// Whether ``cancel()`` was called (or the store that ran the effects went away).
+    public var isCancelled: Bool {
+        task?.isCancelled ?? false
+    }
+}

@@ -1,0 +1,19 @@
+import TinyStore
+import XCTest
+
+/// tinyAPI's XCTest, unchanged but for the stub client: the seed's assertions compile against `RequestState`.
+final class SeedXCTests: XCTestCase {
+    func testUserLoading() async throws {
+        let feature = UserListFeature<StubUsers>.self
+
+        // Test loading state
+        var state = feature.initialState
+        try feature.reducer(state: &state, action: .loadUsers)
+        XCTAssertEqual(state.users, .loading)
+
+        // Test success response
+        let users = [ListUser(id: 1, name: "Test", email: "test@example.com")]
+        try feature.reducer(state: &state, action: .usersResponse(.success(users)))
+        XCTAssertEqual(state.users, .success(users))
+    }
+}

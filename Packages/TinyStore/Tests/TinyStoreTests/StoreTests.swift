@@ -1,0 +1,205 @@
+import Observation
+import Testing
+import TinyStore
+
+/// Collects values on the main actor, for callbacks.
+@MainActor final class Recorder<Value> {
+    var values: [Value] = []
+}
+
+/// A weak reference, to check that something was released.
+struct Weak<Object: AnyObject> {
+    weak var object: Object?
+
+    init(_ object: Object?) {
+        self.object = object
+    }
+}
+
+@MainActor
+@Suite struct StoreTests {
+    typealias Counter = CounterFeature<FixedNumber>
+
+    @Test func startsFromTheInitialStateOrAGivenOne() {
+        #expect(Store<Counter>().state == Counter.State())
+        #expect(Store<Counter>(initialState: .init(count: 5)).state.count == 5)
+        let preview: Store<Counter> = .preview(Counter.State(count: 42))
+        #expect(preview.state.count == 42)
+    }
+
+    @Test func sendRunsTheReducer() {
+        let store = Store<Counter>()
+        store.send(.increment)
+        store.send(.increment)
+        store.send(.decrement)
+        #expect(store.state.count == 1)
+    }
+
+    @Test func effectSendsItsActionBackOnTheMainActor() async {
+        let store = Store<Counter>()
+        let task = store.send(.loadRandomNumber)
+        #expect(store.state.isLoading)
+        await task.finish()
+        #expect(store.state == Counter.State(count: 42, isLoading: false))
+    }
+
+    @Test func aRejectedActionLeavesTheStateAndIsReported() {
+        let errors = Recorder<StoreError<LabFeature.Action>>()
+        let store = Store<LabFeature>(onError: { errors.values.append($0) })
+        store.send(.increment)
+        store.send(.reject)
+        #expect(store.state.count == 1)
+        #expect(errors.values.count == 1)
+        let error = errors.values.first
+        #expect(error?.action == .reject)
+        #expect(error?.origin == .reducer)
+        #expect(error?.error is Rejected)
+        #expect(error?.description == "The reducer threw for action reject: Rejected()")
+    }
+
+    @Test func anEffectErrorIsReported() async {
+        let errors = Recorder<StoreError<LabFeature.Action>>()
+        let store = Store<LabFeature>(onError: { errors.values.append($0) })
+        await store.send(.fail).finish()
+        #expect(errors.values.map(\.origin) == [.effect])
+        #expect(errors.values.first?.action == .fail)
+        #expect(errors.values.first?.error is Boom)
+    }
+
+    @Test func catchTurnsAnEffectErrorIntoAnAction() async {
+        let errors = Recorder<StoreError<LabFeature.Action>>()
+        let store = Store<LabFeature>(onError: { errors.values.append($0) })
+        await store.send(.fail) { error in .failed("\(error)") }.finish()
+        #expect(store.state.log == ["Boom()"])
+        #expect(errors.values.isEmpty)
+    }
+
+    @Test func finishWaitsForTheWholeChainOfActions() async {
+        let store = Store<LabFeature>()
+        await store.send(.chain(1)).finish()
+        #expect(store.state.log == ["chain 1", "chain 2", "chain 3"])
+    }
+
+    @Test func cancellingTheHandleStopsTheEffectWithoutAnActionOrError() async {
+        let errors = Recorder<StoreError<LabFeature.Action>>()
+        let probe = Probe()
+        let store = Store<LabFeature>(initialState: .init(probe: probe), onError: { errors.values.append($0) })
+        let task = store.send(.waitForever)
+        var events = probe.events.makeAsyncIterator()
+        #expect(await events.next() == "started")
+        task.cancel()
+        await task.finish()
+        #expect(task.isCancelled)
+        #expect(await events.next() == "cancelled")
+        #expect(store.state.log.isEmpty)
+        #expect(errors.values.isEmpty)
+    }
+
+    @Test func cancellingTheAwaitingTaskCancelsTheEffects() async {
+        let probe = Probe()
+        let store = Store<LabFeature>(initialState: .init(probe: probe))
+        let task = store.send(.waitForever)
+        var events = probe.events.makeAsyncIterator()
+        #expect(await events.next() == "started")
+        let waiter = Task { await task.finish() }
+        waiter.cancel()
+        await waiter.value
+        #expect(await events.next() == "cancelled")
+        #expect(store.state.log.isEmpty)
+    }
+
+    @Test func releasingTheStoreCancelsItsEffects() async {
+        let probe = Probe()
+        var events = probe.events.makeAsyncIterator()
+        var store: Store<LabFeature>? = Store(initialState: .init(probe: probe))
+        let weakStore = Weak(store)
+        let task = store?.send(.waitForever)
+        #expect(await events.next() == "started")
+        store = nil
+        #expect(weakStore.object == nil)
+        #expect(await events.next() == "cancelled")
+        await task?.finish()
+    }
+
+    @Test func manyActionsWithEffectsInFlightEndInADeterministicState() async {
+        let store = Store<LabFeature>()
+        var tasks: [StoreTask] = []
+        for amount in 1...200 {
+            tasks.append(store.send(.add(amount)))
+            store.send(.increment)
+        }
+        for task in tasks { await task.finish() }
+        #expect(store.state.count == 200 * 201 / 2 + 200)
+        #expect(store.state.log.count == 200)
+    }
+
+    @Test func sendsFromConcurrentTasksAllApply() async {
+        let store = Store<LabFeature>()
+        await withTaskGroup(of: Void.self) { group in
+            for amount in 1...100 {
+                group.addTask { await store.send(.add(amount)).finish() }
+            }
+        }
+        #expect(store.state.count == 5050)
+    }
+
+    @Test func observationTrackingFiresOnChange() async {
+        let store = Store<Counter>()
+        let (changes, continuation) = AsyncStream<Void>.makeStream()
+        withObservationTracking {
+            _ = store.state.count
+        } onChange: {
+            continuation.yield()
+        }
+        store.send(.increment)
+        var iterator = changes.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+    }
+
+    @Test func observeCallsBackNowAndAfterEachChangeUntilCancelled() {
+        let store = Store<Counter>()
+        let seen = Recorder<Int>()
+        let observation = store.observe { seen.values.append($0.count) }
+        store.send(.increment)
+        store.send(.increment)
+        observation.cancel()
+        store.send(.increment)
+        #expect(seen.values == [0, 1, 2])
+    }
+
+    @Test func observeStopsWhenTheObservationIsReleased() {
+        let store = Store<Counter>()
+        let seen = Recorder<Int>()
+        var observation: StoreObservation? = store.observe { seen.values.append($0.count) }
+        store.send(.increment)
+        observation = nil
+        store.send(.increment)
+        #expect(observation == nil)
+        #expect(seen.values == [0, 1])
+    }
+
+    @Test func statesDeliversEveryStateAndFinishesWithTheStore() async {
+        var store: Store<Counter>? = Store()
+        var states = store?.states.makeAsyncIterator()
+        store?.send(.increment)
+        store?.send(.decrement)
+        await store?.send(.increment).finish()
+        store = nil
+        var counts: [Int] = []
+        while let state = await states?.next() { counts.append(state.count) }
+        #expect(counts == [0, 1, 0, 1])
+    }
+
+    @Test func storeStateReadsAndSendsLikeTheSeed() {
+        struct CounterView {
+            @StoreState<Counter> var state: Counter.State
+            init(store: Store<Counter>) {
+                self._state = StoreState(store)
+            }
+            @MainActor func tapIncrement() { $state.send(.increment) }
+        }
+        let view = CounterView(store: .preview(Counter.State(count: 41)))
+        view.tapIncrement()
+        #expect(view.state.count == 42)
+    }
+}

@@ -1,0 +1,76 @@
+import TinyStore
+
+struct Rejected: Error, Equatable {}
+struct Boom: Error, Equatable {}
+
+/// Reports what an effect saw to the test, through the state (features are static, so this is the way in).
+struct Probe: Sendable {
+    let events: AsyncStream<String>
+    let continuation: AsyncStream<String>.Continuation
+
+    init() {
+        (events, continuation) = AsyncStream<String>.makeStream()
+    }
+}
+
+/// A feature to exercise the store: rejected actions, failing effects, effects that wait until cancelled, chains.
+struct LabFeature: Feature {
+    struct State: Sendable {
+        var count = 0
+        var log: [String] = []
+        var probe: Probe?
+    }
+
+    enum Action: Sendable, Equatable {
+        case increment
+        case reject
+        case fail
+        case failed(String)
+        case waitForever
+        case finishedWaiting
+        case chain(Int)
+        case add(Int)
+        case added(Int)
+    }
+
+    static var initialState: State { State() }
+
+    static func reducer(state: inout State, action: Action) throws {
+        switch action {
+        case .increment: state.count += 1
+        case .reject:
+            state.count += 100
+            throw Rejected()
+        case .fail, .waitForever: break
+        case .failed(let message): state.log.append(message)
+        case .finishedWaiting: state.log.append("finished waiting")
+        case .chain(let step): state.log.append("chain \(step)")
+        case .add: state.log.append("add")
+        case .added(let amount): state.count += amount
+        }
+    }
+
+    static func effect(for action: Action, state: State) async throws -> Action? {
+        switch action {
+        case .fail:
+            throw Boom()
+        case .waitForever:
+            do {
+                state.probe?.continuation.yield("started")
+                try await Task.sleep(for: .seconds(3600))
+                return .finishedWaiting
+            } catch {
+                state.probe?.continuation.yield("cancelled")
+                throw error
+            }
+        case .chain(let step) where step < 3:
+            await Task.yield()
+            return .chain(step + 1)
+        case .add(let amount):
+            await Task.yield()
+            return .added(amount)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Testing
+import TinyRequestState
+import TinyStore
+import TinyStoreTesting
+
+@MainActor
+@Suite struct TestStoreTests {
+    typealias Counter = CounterFeature<FixedNumber>
+
+    @Test func counterWithItsRandomNumberEffect() async {
+        let store = TestStore<Counter>()
+        await store.send(.increment) { $0.count = 1 }
+        await store.send(.decrement) { $0.count = 0 }
+        await store.send(.loadRandomNumber) { $0.isLoading = true }
+        await store.receive(.setRandomNumber(42)) {
+            $0.count = 42
+            $0.isLoading = false
+        }
+        await store.finish()
+        #expect(store.state == Counter.State(count: 42, isLoading: false))
+    }
+
+    @Test func userProfileLoads() async {
+        let store = TestStore<UserProfileFeature<StubUserAPI>>()
+        await store.send(.loadUser(id: "1")) { $0.isLoading = true }
+        await store.receive(.userLoaded(User(id: "1", name: "Ada"))) {
+            $0.user = User(id: "1", name: "Ada")
+            $0.isLoading = false
+        }
+        await store.finish()
+    }
+
+    @Test func userProfileFailure() async {
+        let store = TestStore<UserProfileFeature<StubUserAPI>>(
+            initialState: .init(error: "old error"))
+        await store.send(.loadUser(id: "2")) {
+            $0.isLoading = true
+            $0.error = nil
+        }
+        await store.receive(.userLoadFailed(UserNotFound().localizedDescription)) {
+            $0.isLoading = false
+            $0.error = UserNotFound().localizedDescription
+        }
+        await store.finish()
+    }
+
+    @Test func userListLoads() async {
+        let store = TestStore<UserListFeature<StubUsers>>()
+        await store.send(.loadUsers) { $0.users = .loading }
+        await store.receive({ if case .usersResponse(.success) = $0 { true } else { false } }) {
+            $0.users = .success([ListUser(id: 1, name: "John Doe", email: "john@example.com")])
+        }
+        let john = ListUser(id: 1, name: "John Doe", email: "john@example.com")
+        await store.send(.selectUser(john)) { $0.selectedUser = john }
+        await store.finish()
+    }
+
+    @Test func userListFailure() async {
+        let store = TestStore<UserListFeature<FailingUsers>>()
+        await store.send(.loadUsers) { $0.users = .loading }
+        await store.receive({ if case .usersResponse(.failure) = $0 { true } else { false } }) {
+            $0.users = .failure(StubAPIError.networkError("offline").localizedDescription)
+        }
+        await store.finish()
+    }
+
+    @Test func manyActionsInFlightEndInADeterministicState() async {
+        let store = TestStore<LabFeature>()
+        for _ in 1...20 {
+            await store.send(.add(1)) { $0.log.append("add") }
+            await store.receive(.added(1)) { $0.count += 1 }
+        }
+        await store.finish()
+        #expect(store.state.count == 20)
+    }
+
+    @Test func sendReturnsAHandleThatCanBeCancelled() async {
+        let store = TestStore<LabFeature>()
+        let task = await store.send(.waitForever)
+        task.cancel()
+        await task.finish()
+        await store.finish()
+    }
+}
+
+extension LabFeature.State: Equatable {
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.count == rhs.count && lhs.log == rhs.log
+    }
+}

@@ -112,7 +112,7 @@ final class Collected<Value>: @unchecked Sendable {
 }
 
 /// An object whose only job is to be owned, observed, and deallocated.
-final class Owner {}
+final class Owner: Sendable {}
 
 extension HTTPURLResponse {
     /// A response to `request` with `status`.

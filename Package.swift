@@ -64,7 +64,7 @@ let package = Package(
         unitTests("TinyEndpoint", dependencies: ["TinyEndpoint"]),
         unitTests("TinyMocks", dependencies: ["TinyMocks"], resources: [.copy("Fixtures")]),
         unitTests("TinyRequestState", dependencies: ["TinyRequestState"]),
-        unitTests("TinyStore", dependencies: ["TinyStore", "TinyStoreTesting"]),
+        unitTests("TinyStore", dependencies: ["TinyStore", "TinyStoreTesting", "TinyRequestState"]),
         unitTests("TinyStatefulEndpoint", dependencies: ["TinyStatefulEndpoint", "TinyMocks"]),
 
         // The in-process HTTP server used by the integration tests (and nothing a library product exports).

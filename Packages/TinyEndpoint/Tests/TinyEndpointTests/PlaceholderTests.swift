@@ -1,8 +1,0 @@
-import Testing
-
-@testable import TinyEndpoint
-
-// Placeholder until this package's issue lands: checks only that the module builds and links.
-@Test func moduleLinks() {
-    #expect(Bool(true))
-}

@@ -1,12 +1,13 @@
 import Foundation
+import TinyEndpoint
 import TinyHTTPTransport
 
 /// Why a mock could not answer a request.
 ///
-/// ``MockTransport`` throws these wrapped in an `HTTPTransportError` (as its `underlyingError`, with the same
-/// text as its `message`), because a transport throws `HTTPTransportError`; the wrapping keeps this error for
-/// tests: `(error as? HTTPTransportError)?.underlyingError as? MockError`. Its ``description`` names the file
-/// looked for, the directory it looked in and the routes registered.
+/// ``MockTransport`` throws these wrapped in an `HTTPTransportError` (as its `underlyingError`), because a
+/// transport throws `HTTPTransportError`, and ``MockTinyAPIClient`` in a `TinyAPIError` around that; both show
+/// this error's text in their descriptions, and ``init(_:)`` digs it out for tests. Its ``description`` names the
+/// file looked for, the directory it looked in and the routes registered.
 public enum MockError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// No route matched `method` and `path`, and no mock file answered: `lookedFor` is the file name the request
     /// maps to (`nil` when it looked for no file), `directory` where it looked (`nil` when the mock has no
@@ -39,6 +40,27 @@ public enum MockError: Error, Equatable, Sendable, CustomStringConvertible, Loca
         case .cannotEncode(let type, let reason):
             return "Cannot encode the mock response of type \(type) as JSON: \(reason)"
         }
+    }
+
+    /// The `MockError` that `error` is or wraps (as the `underlyingError` of an `HTTPTransportError` or a
+    /// `TinyAPIError`, at any depth), `nil` if there is none.
+    ///
+    /// ```swift
+    /// let mockError = MockError(error)   // error thrown by MockTransport or MockTinyAPIClient
+    /// ```
+    public init?(_ error: any Error) {
+        var current: (any Error)? = error
+        for _ in 0..<8 {
+            switch current {
+            case let error as MockError:
+                self = error
+                return
+            case let error as HTTPTransportError: current = error.underlyingError
+            case let error as TinyAPIError: current = error.underlyingError
+            default: return nil
+            }
+        }
+        return nil
     }
 
     /// The same text as ``description``, so `localizedDescription` shows it too.

@@ -220,10 +220,9 @@ public final class MockTransport: HTTPTransport {
             return HTTPTransportError(.cancelled, request: request, underlyingError: error)
         case let error as MockError:
             if case .unsafePath = error {
-                return HTTPTransportError(
-                    .invalidRequest, request: request, underlyingError: error, message: error.description)
+                return HTTPTransportError(.invalidRequest, request: request, underlyingError: error)
             }
-            return HTTPTransportError(.other, request: request, underlyingError: error, message: error.description)
+            return HTTPTransportError(.other, request: request, underlyingError: error)
         case let error as URLError:
             return HTTPTransportError(code(of: error), request: request, underlyingError: error)
         default:

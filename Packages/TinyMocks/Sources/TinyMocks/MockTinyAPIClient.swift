@@ -1,0 +1,100 @@
+import Foundation
+import TinyEndpoint
+import TinyHTTPTransport
+
+/// tinyAPI's mock client: a `TinyAPIClient` over a ``MockTransport``, so it builds requests, checks status codes,
+/// decodes and throws `TinyAPIError` exactly as the live client does, but answers from mock JSON files and routes.
+///
+/// ```swift
+/// // GET /users → mock_get_users.json, POST /users → mock_post_users.json, GET /users/1 → mock_get_users_1.json
+/// let mockClient = MockTinyAPIClient()
+/// let users = try await mockClient.request(UserEndpoint.list, as: [User].self)
+/// ```
+///
+/// Files are named after the endpoint's ``TinyEndpoint/TinyAPIEndpoint/path`` (see ``MockFiles``): the path of
+/// its `baseURL` (`/v1` in `https://api.example.com/v1`) is taken off, and so are routes registered on
+/// ``transport`` written without it. The presets read the app bundle (`Bundle.main`), as tinyAPI does; pass
+/// `files:` to read elsewhere, for example a test target's `Bundle.module`:
+///
+/// ```swift
+/// let client = MockTinyAPIClient.testing(files: .bundle(.module, subdirectory: "Fixtures"))
+/// ```
+///
+/// The presets are computed: each access makes a new client with its own recording and routes, so tests never
+/// share state. Keep the client in a variable to register routes or read its ``transport``'s requests.
+public struct MockTinyAPIClient: APIClientProtocol {
+    /// The mock transport every request goes through: register routes on it, read its recorded requests.
+    public let transport: MockTransport
+    /// The decoder for response bodies.
+    public var decoder: JSONDecoder
+    /// The encoder for the bodies of `post`, `put` and `patch`.
+    public var encoder: JSONEncoder
+
+    /// Creates a mock client over `transport`.
+    public init(transport: MockTransport, decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()) {
+        self.transport = transport
+        self.decoder = decoder
+        self.encoder = encoder
+    }
+
+    /// Creates a mock client reading `files` (the app bundle by default), waiting `delay` (none by default) on
+    /// `clock` before each answer.
+    public init(
+        files: MockFiles = .main, delay: MockDelay = .zero, clock: MockClock = .continuous,
+        decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
+    ) {
+        self.init(
+            transport: MockTransport(files: files, delay: delay, clock: clock), decoder: decoder, encoder: encoder)
+    }
+
+    /// For demos: the app bundle's files, a realistic delay (``MockDelay/demo``).
+    public static var demo: MockTinyAPIClient { demo() }
+    /// For SwiftUI previews: the app bundle's files, a short delay (``MockDelay/preview``).
+    public static var preview: MockTinyAPIClient { preview() }
+    /// For tests: the app bundle's files, no delay.
+    public static var testing: MockTinyAPIClient { testing() }
+
+    /// For demos: files from `files`, a realistic delay (``MockDelay/demo``) on `clock`.
+    public static func demo(files: MockFiles = .main, clock: MockClock = .continuous) -> MockTinyAPIClient {
+        MockTinyAPIClient(transport: .demo(files: files, clock: clock))
+    }
+
+    /// For SwiftUI previews: files from `files`, a short delay (``MockDelay/preview``) on `clock`.
+    public static func preview(files: MockFiles = .main, clock: MockClock = .continuous) -> MockTinyAPIClient {
+        MockTinyAPIClient(transport: .preview(files: files, clock: clock))
+    }
+
+    /// For tests: files from `files`, no delay.
+    public static func testing(files: MockFiles = .main) -> MockTinyAPIClient {
+        MockTinyAPIClient(transport: .testing(files: files))
+    }
+
+    /// Answers the endpoint from its mock and decodes the JSON as `T`, as `TinyAPIClient` does.
+    ///
+    /// - Throws: `TinyAPIError`; a missing mock is a `networkError` whose message (and ``MockError/init(_:)``)
+    ///   names the file looked for, the directory and the routes.
+    public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
+        try await client(for: endpoint).request(endpoint, as: type)
+    }
+
+    /// Answers the endpoint from its mock and returns the body as it is.
+    ///
+    /// - Throws: `TinyAPIError`, as ``request(_:as:)``.
+    public func requestData(_ endpoint: any TinyAPIEndpoint) async throws -> Data {
+        try await client(for: endpoint).requestData(endpoint)
+    }
+
+    /// Encodes a request body with ``encoder``.
+    ///
+    /// - Throws: `TinyAPIError` of kind `encodingError`.
+    public func encode<Body: Encodable>(body: Body) throws -> Data {
+        try TinyAPIClient(transport: transport, decoder: decoder, encoder: encoder).encode(body: body)
+    }
+
+    /// The live client over this mock, taking the endpoint's base URL path off request paths.
+    private func client(for endpoint: any TinyAPIEndpoint) -> TinyAPIClient {
+        let basePath = URLComponents(string: endpoint.baseURL)?.percentEncodedPath ?? ""
+        let mock = RequestPath(pattern: basePath).segments.isEmpty ? transport : transport.stripping(basePath: basePath)
+        return TinyAPIClient(transport: mock, decoder: decoder, encoder: encoder)
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 import TinyHTTPTransport
 
 /// One runnable example: a declaration style used by a consumer.
-public protocol Example {
+public protocol Example: Sendable {
     /// Which style and consumer the example shows.
     static var combination: Combination { get }
     /// Runs the example against the server or mocks of `context` and reports what happened.
@@ -73,5 +73,14 @@ public struct Combination: Sendable, Hashable, CustomStringConvertible {
         case store = "Store"
 
         public var description: String { rawValue }
+    }
+}
+
+/// An example that ended in an unexpected state.
+public struct ExampleFailure: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ unexpected: Any) {
+        description = "unexpected \(unexpected)"
     }
 }

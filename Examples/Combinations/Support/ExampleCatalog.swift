@@ -1,6 +1,18 @@
 /// Every example, in the order the table shows them.
 public enum ExampleCatalog {
-    public static let all: [any Example.Type] = [
-        TinyNetworkingAsync.self
-    ]
+    public static var all: [any Example.Type] {
+        var examples: [any Example.Type] = [
+            TinyNetworkingAsync.self, TinyNetworkingCompletionHandler.self, TinyNetworkingStatefulEndpoint.self,
+        ]
+        if #available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *) {
+            examples += [TinyNetworkingStore.self]
+        }
+        let styles = Combination.Style.allCases
+        let consumers = Combination.Consumer.allCases
+        return examples.sorted { a, b in
+            let (x, y) = (a.combination, b.combination)
+            return (styles.firstIndex(of: x.style) ?? 0, consumers.firstIndex(of: x.consumer) ?? 0)
+                < (styles.firstIndex(of: y.style) ?? 0, consumers.firstIndex(of: y.consumer) ?? 0)
+        }
+    }
 }

@@ -6,7 +6,7 @@ import TinyMocks
 /// answers a file cannot give (the 404s of missing records).
 public enum ExampleMocks {
     /// The base URL the examples use with mocks; only the path of a request selects its mock file.
-    public static let baseURL = URL(fileURLWithPath: "/")
+    public static let baseURL = URL.jsonPlaceholder
 
     /// A transport serving the example mocks.
     public static func transport() -> MockTransport {

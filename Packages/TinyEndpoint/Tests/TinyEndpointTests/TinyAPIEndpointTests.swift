@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TinyHTTPTransport
+
+@testable import TinyEndpoint
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An endpoint described by its parts, for the tests.
+struct TestAPIEndpoint: TinyAPIEndpoint {
+    var baseURL = "https://api.example.com"
+    var path = "/users"
+    var method: HTTPMethod = .GET
+    var headers: [String: String]?
+    var queryItems: [URLQueryItem]?
+    var body: Data?
+}
+
+@Suite struct TinyAPIEndpointTests {
+    @Test(arguments: [
+        ("https://x.dev/api/v4", "/users", "https://x.dev/api/v4/users"),
+        ("https://x.dev/api/v4/", "/users", "https://x.dev/api/v4/users"),
+        ("https://x.dev/api/v4", "users", "https://x.dev/api/v4/users"),
+        ("https://x.dev", "/users/1", "https://x.dev/users/1"),
+        ("https://x.dev/", "", "https://x.dev/"),
+        ("http://127.0.0.1:8080/base", "/a b/ü", "http://127.0.0.1:8080/base/a%20b/%C3%BC"),
+    ])
+    func appendsThePathToTheBaseURLsPath(base: String, path: String, expected: String) throws {
+        let request = try TestAPIEndpoint(baseURL: base, path: path).makeRequest()
+        #expect(request.url?.absoluteString == expected)
+    }
+
+    @Test func appendsQueryItemsInOrderAfterTheBaseURLsOwn() throws {
+        let endpoint = TestAPIEndpoint(
+            baseURL: "https://x.dev/api?key=k", path: "/search",
+            queryItems: [
+                URLQueryItem(name: "q", value: "swift & c++"), URLQueryItem(name: "page", value: "2"),
+                URLQueryItem(name: "flag", value: nil),
+            ])
+        #expect(
+            try endpoint.makeRequest().url?.absoluteString
+                == "https://x.dev/api/search?key=k&q=swift%20%26%20c%2B%2B&page=2&flag")
+    }
+
+    @Test func sendsContentTypeOnlyWithABody() throws {
+        let get = try TestAPIEndpoint().makeRequest()
+        #expect(get.httpMethod == "GET")
+        #expect(get.value(forHTTPHeaderField: "Accept") == "application/json")
+        #expect(get.value(forHTTPHeaderField: "Content-Type") == nil)
+        #expect(get.httpBody == nil)
+
+        let post = try TestAPIEndpoint(method: .POST, body: Data("{}".utf8)).makeRequest()
+        #expect(post.httpMethod == "POST")
+        #expect(post.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(post.httpBody == Data("{}".utf8))
+    }
+
+    @Test func headersComeLastAndWin() throws {
+        let request = try TestAPIEndpoint(
+            headers: ["Accept": "text/csv", "Authorization": "Bearer t"], body: Data("a,b".utf8)
+        ).makeRequest()
+        #expect(request.value(forHTTPHeaderField: "Accept") == "text/csv")
+        #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    }
+
+    @Test(arguments: ["", "not a url", "/relative/path", "api.example.com", "https://"])
+    func anInvalidBaseURLIsAnErrorNamingIt(base: String) throws {
+        let error = try #require(throws: EndpointError.self) { try TestAPIEndpoint(baseURL: base).makeRequest() }
+        guard case .invalidURL(let url, _) = error else {
+            Issue.record("expected invalidURL, got \(error)")
+            return
+        }
+        #expect(url == base)
+        #expect(error.description.contains("\"\(base)\""))
+    }
+
+    @Test func protocolDefaultsAreNil() throws {
+        struct Minimal: TinyAPIEndpoint {
+            var baseURL: String { "https://x.dev" }
+            var path: String { "/ping" }
+            var method: HTTPMethod { .HEAD }
+        }
+        #expect(Minimal().headers == nil && Minimal().queryItems == nil && Minimal().body == nil)
+        #expect(try Minimal().makeRequest().httpMethod == "HEAD")
+    }
+
+    @Test func convertsToAnEndpointThatLoadsAnywhere() async throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        struct Profile: Decodable, Equatable { var displayName: String }
+        let endpoint = try TestAPIEndpoint(path: "/me").endpoint(as: Profile.self, decoder: decoder)
+        #expect(endpoint.request.url?.absoluteString == "https://api.example.com/me")
+        let transport = StubTransport(body: #"{"display_name":"Ada"}"#)
+        #expect(try await transport.load(endpoint) == Profile(displayName: "Ada"))
+        await #expect(throws: HTTPTransportError.self) { try await StubTransport(status: 500).load(endpoint) }
+    }
+}

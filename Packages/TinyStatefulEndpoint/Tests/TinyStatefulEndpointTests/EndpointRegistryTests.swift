@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import TinyEndpoint
+
+@testable import TinyStatefulEndpoint
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct EndpointRegistryTests {
+    let registry = EndpointRegistry(transport: StubTransport(numberedResponses))
+
+    func endpoint(
+        _ url: String = "https://example.com/todos", method: String = "GET", headers: [String: String] = [:],
+        body: Data? = nil
+    ) -> Endpoint<String> {
+        var endpoint = textEndpoint(url)
+        endpoint.request.httpMethod = method
+        endpoint.request.httpBody = body
+        for (name, value) in headers { endpoint.request.setValue(value, forHTTPHeaderField: name) }
+        return endpoint
+    }
+
+    @Test func theSameRequestGetsTheSameInstanceFromAnywhere() async {
+        let first = registry.statefulEndpoint(for: endpoint())
+        let all = await withTaskGroup(of: StatefulEndpoint<String>.self) { group in
+            for _ in 0..<100 { group.addTask { registry.statefulEndpoint(for: endpoint()) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(all.allSatisfy { $0 === first })
+        #expect(registry.count == 1)
+    }
+
+    @Test func requestsThatDifferInAKeyPartGetTheirOwnInstances() {
+        let base = registry.statefulEndpoint(for: endpoint())
+        let variants = [
+            endpoint("https://example.com/todos?page=2"),
+            endpoint(method: "POST"),
+            endpoint(headers: ["Accept": "application/json"]),
+            endpoint(headers: ["Authorization": "Bearer a"]),
+            endpoint(headers: ["Authorization": "Bearer b"]),
+            endpoint(body: Data("x".utf8)),
+        ].map { registry.statefulEndpoint(for: $0) }
+        #expect(variants.allSatisfy { $0 !== base })
+        #expect(Set(variants.map(ObjectIdentifier.init)).count == variants.count)
+    }
+
+    @Test func headersOutsideTheKeyAndHeaderNameCaseDoNotMatter() {
+        let base = registry.statefulEndpoint(for: endpoint(headers: ["Authorization": "Bearer a"]))
+        #expect(registry.statefulEndpoint(for: endpoint(headers: ["authorization": "Bearer a"])) === base)
+        #expect(
+            registry.statefulEndpoint(for: endpoint(headers: ["Authorization": "Bearer a", "X-Request-ID": "1"]))
+                === base)
+        #expect(
+            registry.statefulEndpoint(for: endpoint(method: "get", headers: ["Authorization": "Bearer a"])) === base)
+    }
+
+    @Test func theSameRequestWithAnotherValueTypeGetsItsOwnInstance() {
+        let text = registry.statefulEndpoint(for: endpoint())
+        let count = registry.statefulEndpoint(
+            for: Endpoint<Int>(request: endpoint().request) { data, _ in .success(data?.count ?? 0) })
+        #expect(ObjectIdentifier(text) != ObjectIdentifier(count))
+        #expect(registry.count == 2)
+    }
+
+    @Test func customKeyHeadersReplaceTheDefaults() {
+        let registry = EndpointRegistry(transport: StubTransport(numberedResponses), keyHeaders: ["X-Tenant"])
+        let a = registry.statefulEndpoint(for: endpoint(headers: ["X-Tenant": "a", "Authorization": "1"]))
+        #expect(registry.statefulEndpoint(for: endpoint(headers: ["X-Tenant": "a", "Authorization": "2"])) === a)
+        #expect(registry.statefulEndpoint(for: endpoint(headers: ["X-Tenant": "b"])) !== a)
+    }
+
+    @Test func removeAndRemoveAllForgetInstances() {
+        let first = registry.statefulEndpoint(for: endpoint())
+        registry.remove(endpoint())
+        let second = registry.statefulEndpoint(for: endpoint())
+        #expect(second !== first)
+        registry.removeAll()
+        #expect(registry.count == 0)
+        #expect(registry.statefulEndpoint(for: endpoint()) !== second)
+    }
+
+    @Test func instancesUseTheRegistrysTransportAndMaximumAge() async {
+        let clock = TestClock()
+        let transport = StubTransport(numberedResponses)
+        let registry = EndpointRegistry(transport: transport, maximumAge: 30, now: { clock.now })
+        let shared = registry.statefulEndpoint(for: endpoint())
+        #expect(shared.maximumAge == 30)
+        shared.loadIfNeeded()
+        await waitUntil(shared) { $0 == .success("v1") }
+        #expect(await transport.callCount == 1)
+        #expect(shared.lastLoadDate == clock.now)
+    }
+
+    @Test func theSharedRegistryIsOneInstance() {
+        #expect(EndpointRegistry.shared === EndpointRegistry.shared)
+    }
+}

@@ -1,4 +1,5 @@
 import TinyStore
+import TinyStoreTesting
 import XCTest
 
 /// tinyAPI's XCTest, unchanged but for the stub client: the seed's assertions compile against `RequestState`.
@@ -15,5 +16,19 @@ final class SeedXCTests: XCTestCase {
         let users = [ListUser(id: 1, name: "Test", email: "test@example.com")]
         try feature.reducer(state: &state, action: .usersResponse(.success(users)))
         XCTAssertEqual(state.users, .success(users))
+    }
+}
+
+/// A test store under XCTest (no Swift Testing test is current): a passing run reports nothing.
+final class TestStoreXCTests: XCTestCase {
+    @MainActor func testCounterUnderXCTest() async {
+        let store = TestStore<CounterFeature<FixedNumber>>()
+        await store.send(.loadRandomNumber) { $0.isLoading = true }
+        await store.receive(.setRandomNumber(42)) {
+            $0.count = 42
+            $0.isLoading = false
+        }
+        await store.finish()
+        XCTAssertEqual(store.state.count, 42)
     }
 }

@@ -43,6 +43,17 @@ struct Weak<Object: AnyObject> {
         #expect(store.state == Counter.State(count: 42, isLoading: false))
     }
 
+    @Test func effectsRunOffTheMainActor() async {
+        let probe = Probe()
+        let store = Store<LabFeature>(initialState: .init(probe: probe))
+        let task = store.send(.blockUntilSignalled)
+        var events = probe.events.makeAsyncIterator()
+        #expect(await events.next() == "started")
+        probe.semaphore.signal()
+        await task.finish()
+        #expect(store.state.log == ["ran off the main actor"])
+    }
+
     @Test func aRejectedActionLeavesTheStateAndIsReported() {
         let errors = Recorder<StoreError<LabFeature.Action>>()
         let store = Store<LabFeature>(onError: { errors.values.append($0) })

@@ -1,3 +1,4 @@
+import Dispatch
 import TinyStore
 
 struct Rejected: Error, Equatable {}
@@ -7,6 +8,8 @@ struct Boom: Error, Equatable {}
 struct Probe: Sendable {
     let events: AsyncStream<String>
     let continuation: AsyncStream<String>.Continuation
+    /// Signalled by a test to unblock `LabFeature.Action.blockUntilSignalled`'s effect.
+    let semaphore = DispatchSemaphore(value: 0)
 
     init() {
         (events, continuation) = AsyncStream<String>.makeStream()
@@ -27,6 +30,7 @@ struct LabFeature: Feature {
         case fail
         case failed(String)
         case waitForever
+        case blockUntilSignalled
         case finishedWaiting
         case chain(Int)
         case add(Int)
@@ -41,7 +45,7 @@ struct LabFeature: Feature {
         case .reject:
             state.count += 100
             throw Rejected()
-        case .fail, .waitForever: break
+        case .fail, .waitForever, .blockUntilSignalled: break
         case .failed(let message): state.log.append(message)
         case .finishedWaiting: state.log.append("finished waiting")
         case .chain(let step): state.log.append("chain \(step)")
@@ -63,6 +67,12 @@ struct LabFeature: Feature {
                 state.probe?.continuation.yield("cancelled")
                 throw error
             }
+        case .blockUntilSignalled:
+            // Blocks its thread until the test, on the main actor, signals: possible only off the main actor.
+            guard let probe = state.probe else { return nil }
+            probe.continuation.yield("started")
+            let result = probe.semaphore.wait(timeout: .now() + .seconds(10))
+            return .failed(result == .success ? "ran off the main actor" : "blocked the main actor")
         case .chain(let step) where step < 3:
             await Task.yield()
             return .chain(step + 1)

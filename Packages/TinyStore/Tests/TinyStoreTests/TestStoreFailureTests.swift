@@ -4,30 +4,19 @@ import TinyStore
 import TinyStoreTesting
 
 /// The messages of the issues a `withKnownIssue` block records.
-final class IssueMessages: Sendable {
-    // `@unchecked`-free: the lock-protected box below is the only mutable state.
-    private let box = LockedMessages()
+final class IssueMessages: @unchecked Sendable {
+    // Every access to `messages` holds `lock`, so the matcher (called from any task) can record while tests read.
+    private let lock = NSLock()
+    private var messages: [String] = []
 
     /// Records an issue's comments; returns `true` so every issue counts as known.
     func record(_ issue: Issue) -> Bool {
-        box.append(issue.comments.map(\.rawValue).joined(separator: "\n"))
+        let message = issue.comments.map(\.rawValue).joined(separator: "\n")
+        lock.withLock { messages.append(message) }
         return true
     }
 
-    var all: [String] { box.values }
-}
-
-/// An array behind a lock.
-final class LockedMessages: @unchecked Sendable {
-    // Every access to `storage` holds `lock`, so the box can be shared between tasks.
-    private let lock = NSLock()
-    private var storage: [String] = []
-
-    func append(_ message: String) {
-        lock.withLock { storage.append(message) }
-    }
-
-    var values: [String] { lock.withLock { storage } }
+    var all: [String] { lock.withLock { messages } }
 }
 
 @MainActor

@@ -31,22 +31,13 @@ extension Endpoint {
         timeOutInterval: TimeInterval = 10, query: [String: String] = [:],
         parse: @escaping @Sendable (Data?, URLResponse?) -> Result<A, any Error>
     ) {
-        let queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        var request = URLRequest(url: url)
-        var requestError: EndpointError?
-        do {
-            request.url = try url.appendingEncodedQueryItems(queryItems)
-        } catch {
-            requestError = error
-        }
-        request.httpMethod = method.rawValue
-        if let accept { request.setValue(accept.rawValue, forHTTPHeaderField: "Accept") }
-        if let contentType { request.setValue(contentType.rawValue, forHTTPHeaderField: "Content-Type") }
+        var request = URLRequest(method: method, url: url.appendingQueryParameters(query))
+        if let accept { request.httpAccept(accept) }
+        if let contentType { request.httpContentType(contentType) }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.timeoutInterval = timeOutInterval
         request.httpBody = body
         self.init(request: request, expectedStatusCode: expectedStatusCode, parse: parse)
-        self.requestError = requestError
     }
 
     /// Creates an endpoint whose parse function looks at the body only (TinyNetworking's custom parsing).

@@ -30,8 +30,6 @@ public struct Endpoint<A>: Sendable {
     ///
     /// Call it directly to test parsing without a network: `try endpoint.parse(data, nil).get()`.
     public var parse: @Sendable (Data?, URLResponse?) -> Result<A, any Error>
-    /// Why the request could not be built, if it could not: loading fails with it before anything is sent.
-    var requestError: EndpointError?
 
     /// Creates an endpoint from a prepared request.
     ///
@@ -68,11 +66,9 @@ public struct Endpoint<A>: Sendable {
     /// ```
     public func compactMap<B>(_ transform: @escaping @Sendable (A) -> Result<B, any Error>) -> Endpoint<B> {
         let parse = self.parse
-        var mapped = Endpoint<B>(request: request, expectedStatusCode: expectedStatusCode) { data, response in
+        return Endpoint<B>(request: request, expectedStatusCode: expectedStatusCode) { data, response in
             parse(data, response).flatMap(transform)
         }
-        mapped.requestError = requestError
-        return mapped
     }
 }
 
@@ -85,7 +81,6 @@ extension Endpoint: CustomStringConvertible {
         if let body = request.httpBody, !body.isEmpty {
             text += " " + (String(data: body, encoding: .utf8) ?? "(\(body.count) bytes)")
         }
-        if let requestError { text += " (invalid: \(requestError))" }
         return text
     }
 }

@@ -18,11 +18,9 @@ extension HTTPTransport {
     /// - Parameter endpoint: The endpoint to load.
     /// - Returns: The parsed result.
     /// - Throws: `HTTPTransportError` for transport failures (its code `cancelled` when the task was cancelled) and
-    ///   for unacceptable status codes (with the response and body); ``EndpointError`` when the request could not
-    ///   be built (nothing is sent then) or the response could not be decoded; or the error of a custom parse
-    ///   function.
+    ///   for unacceptable status codes (with the response and body); ``EndpointError`` when the response could not
+    ///   be decoded; or the error of a custom parse function.
     public func load<A>(_ endpoint: Endpoint<A>) async throws -> sending A {
-        if let requestError = endpoint.requestError { throw requestError }
         let (data, response) = try await send(endpoint.request)
         return try endpoint.result(data: data, response: response).get()
     }

@@ -59,21 +59,20 @@ extension TinyAPIEndpoint {
     ///
     /// - Throws: ``EndpointError/invalidURL(_:reason:)`` naming ``baseURL`` when it is not an absolute URL.
     public func makeRequest() throws -> URLRequest {
-        guard var components = URLComponents(string: baseURL), components.scheme != nil,
+        guard let components = URLComponents(string: baseURL), components.scheme != nil,
             components.host?.isEmpty == false
         else {
             throw EndpointError.invalidURL(baseURL, reason: "the base URL needs a scheme and a host")
         }
-        components.percentEncodedPath = Self.joinPaths(components.percentEncodedPath, path)
-        guard let url = components.url else {
-            throw EndpointError.invalidURL(baseURL + path, reason: "the path \"\(path)\" does not form a URL")
+        guard let base = components.url else {
+            throw EndpointError.invalidURL(baseURL, reason: "the base URL does not form a URL")
         }
-        var request = URLRequest(url: try url.appendingEncodedQueryItems(queryItems ?? []))
-        request.httpMethod = method.rawValue
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let url = (path.isEmpty ? base : base.appendingRelative(path)).appendingQueryItems(queryItems ?? [])
+        var request = URLRequest(method: method, url: url)
+        request.httpAccept(.json)
         if let body {
             request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpContentType(.json)
         }
         for (name, value) in headers ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
         return request
@@ -96,14 +95,6 @@ extension TinyAPIEndpoint {
         Endpoint(request: try makeRequest()) { data, response in
             Result { try decoder.decodeBody(from: data, response: response) }
         }
-    }
-
-    /// `/api/v4` + `users` or `/users` → `/api/v4/users`; the appended path is percent-encoded for a path.
-    static func joinPaths(_ basePath: String, _ path: String) -> String {
-        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-        guard !encoded.isEmpty else { return basePath }
-        let base = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
-        return base + (encoded.hasPrefix("/") ? encoded : "/" + encoded)
     }
 }
 

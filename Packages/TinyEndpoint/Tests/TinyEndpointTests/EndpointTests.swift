@@ -129,12 +129,6 @@ import TinyHTTPTransport
         #expect(throws: Broken.self) { try halves.parse(nil, nil).get() }
     }
 
-    @Test func mapKeepsARequestError() throws {
-        var endpoint = Endpoint<Int>(request: URLRequest(url: try apiURL())) { _, _ in .success(1) }
-        endpoint.requestError = .invalidURL("x", reason: "test")
-        #expect(endpoint.map { $0 + 1 }.requestError != nil)
-    }
-
     @Test func descriptionShowsMethodURLAndBody() throws {
         let post = Endpoint<()>(.post, url: try apiURL("/users"), body: Data(#"{"name":"Ada"}"#.utf8))
         #expect(post.description == #"POST https://api.example.com/users {"name":"Ada"}"#)

@@ -49,16 +49,6 @@ import TinyHTTPTransport
         }
     }
 
-    @Test func aRequestThatCouldNotBeBuiltIsNeverSent() async throws {
-        let transport = StubTransport(body: "{}")
-        var endpoint = Endpoint<EmptyResponse>(json: .get, url: try apiURL())
-        endpoint.requestError = .invalidURL("https://api.example.com", reason: "test")
-        let error = try await #require(throws: EndpointError.self) { try await transport.load(endpoint) }
-        #expect(error.description == #"invalid URL "https://api.example.com": test"#)
-        #expect(transport.requests.isEmpty)
-        #expect(endpoint.description.hasSuffix("(invalid: invalid URL \"https://api.example.com\": test)"))
-    }
-
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func parsingDoesNotRunOnTheCallersActor() async throws {
         let caller = CallerActor()

@@ -78,8 +78,13 @@ public enum ExamplesProgram {
             context = ExampleContext(baseURL: url, transport: liveTransport())
             target = url.absoluteString
         case .mocks:
-            context = ExampleContext(
-                baseURL: ExampleMocks.baseURL, transport: ExampleMocks.transport(), usesMocks: true)
+            do {
+                context = ExampleContext(
+                    baseURL: ExampleMocks.baseURL, transport: try ExampleMocks.transport(), usesMocks: true)
+            } catch {
+                return Output(
+                    status: 1, standardOutput: "", standardError: "error: cannot read the mocks: \(error)", rows: [])
+            }
             target = "the example mocks (TinyMocks)"
         }
 

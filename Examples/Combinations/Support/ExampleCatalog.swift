@@ -3,9 +3,12 @@ public enum ExampleCatalog {
     public static var all: [any Example.Type] {
         var examples: [any Example.Type] = [
             TinyNetworkingAsync.self, TinyNetworkingCompletionHandler.self, TinyNetworkingStatefulEndpoint.self,
+            TinyHTTPAsync.self, TinyHTTPCompletionHandler.self, TinyHTTPStatefulEndpoint.self,
+            TinyAPIAsync.self, TinyAPICompletionHandler.self, TinyAPIStatefulEndpoint.self,
+            ClosuresAsync.self,
         ]
         if #available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *) {
-            examples += [TinyNetworkingStore.self]
+            examples += [TinyNetworkingStore.self, TinyHTTPStore.self, TinyAPIStore.self, ClosuresStore.self]
         }
         let styles = Combination.Style.allCases
         let consumers = Combination.Consumer.allCases
@@ -15,4 +18,16 @@ public enum ExampleCatalog {
                 < (styles.firstIndex(of: y.style) ?? 0, consumers.firstIndex(of: y.consumer) ?? 0)
         }
     }
+
+    /// The combinations that have no example, and why.
+    public static let notMeaningful: [(combination: String, reason: String)] = [
+        (
+            "closure client × completion handler",
+            "the client is a struct of async closures: a callback version would only wrap them in a Task"
+        ),
+        (
+            "closure client × StatefulEndpoint",
+            "a StatefulEndpoint shares one Endpoint, and the closure client hides its endpoints behind closures"
+        ),
+    ]
 }

@@ -15,8 +15,8 @@ rm -rf "$graphs" && mkdir -p "$graphs"
 # Symbol graphs of the library modules only (the umbrella and TinyStoreTesting pull in every one of them).
 for target in TinyKit TinyStoreTesting; do
     swift build --scratch-path "$scratch" --target "$target" \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" >"$scratch-build.log" 2>&1 ||
-        { cat "$scratch-build.log"; exit 1; }
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" >"$scratch/build.log" 2>&1 ||
+        { cat "$scratch/build.log"; exit 1; }
 done
 mkdir -p "$scratch/site"
 status=0

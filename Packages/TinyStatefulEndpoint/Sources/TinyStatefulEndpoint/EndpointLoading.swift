@@ -105,8 +105,7 @@ extension EndpointLoading {
     /// each value and `onError` with each failure, on the main actor. Starts a load if there is no value yet.
     ///
     /// The endpoint keeps `onSuccess` and `onError` until `self` is deallocated: capture `[weak self]` in them, or
-    /// use ``observe(endpoint:activityIndicator:onError:onSuccess:)-(_,_,_,(Self,A)->Void)``, which hands `self`
-    /// to the closure.
+    /// use the overload whose `onSuccess` takes `(Self, A)`, which hands `self` to the closure.
     ///
     /// - Returns: A token that ends the observation early.
     @discardableResult
@@ -133,8 +132,8 @@ extension EndpointLoading {
         }
     }
 
-    /// Like ``observe(endpoint:activityIndicator:onError:onSuccess:)-(_,_,_,(A)->Void)``, but hands `self` to
-    /// `onSuccess`, so the closure needs no reference to it:
+    /// Like the overload whose `onSuccess` takes only the value, but hands `self` to `onSuccess`, so the closure
+    /// needs no reference to it:
     ///
     /// ```swift
     /// observe(endpoint: todos) { controller, items in controller.show(items) }

@@ -3,7 +3,7 @@ import TinyEndpoint
 import TinyHTTPTransport
 import TinyRequestState
 
-/// One endpoint shared by many observers: it holds the current ``RequestState`` of an `Endpoint<A>` and fans every
+/// One endpoint shared by many observers: it holds the current `RequestState` of an `Endpoint<A>` and fans every
 /// change out to all of its observers, in order.
 ///
 /// Declare it once (in your API type, or get it from an ``EndpointRegistry``) and observe it from every screen that

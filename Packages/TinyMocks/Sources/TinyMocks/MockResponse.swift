@@ -60,10 +60,10 @@ public struct MockResponse: Sendable {
 
     /// No response at all: the request fails with `error`.
     ///
-    /// The transport throws `HTTPTransportError`, as a live transport does: an `HTTPTransportError` as it is; a
-    /// `URLError` mapped to the matching code (`.notConnectedToInternet` → `cannotConnect`, `.timedOut` →
-    /// `timedOut`, `.cancelled` → `cancelled`, others → `other`) with the `URLError` as `underlyingError`; any
-    /// other error as `other` with it as `underlyingError`.
+    /// The transport throws `HTTPTransportError`, mapped as `URLSessionTransport` maps its failures
+    /// (`HTTPTransportError(mapping:request:)`): an `HTTPTransportError` as it is; a `URLError` with the matching
+    /// code (`.notConnectedToInternet` → `cannotConnect`, `.timedOut` → `timedOut`, `.cancelled` → `cancelled`,
+    /// others → `other`) and itself as `underlyingError`; any other error as `other`, as `underlyingError`.
     public static func failure(_ error: any Error) -> MockResponse {
         MockResponse(outcome: .failure(error))
     }

@@ -210,35 +210,12 @@ public final class MockTransport: HTTPTransport {
         }
     }
 
-    /// `error` as the `HTTPTransportError` a live transport would throw.
+    /// `error` as the `HTTPTransportError` a live transport would throw (`URLSessionTransport`'s mapping), an
+    /// unsafe path as `invalidRequest`.
     static func transportError(_ error: any Error, request: URLRequest) -> HTTPTransportError {
-        switch error {
-        case var error as HTTPTransportError:
-            if error.request == nil { error.request = request }
-            return error
-        case is CancellationError:
-            return HTTPTransportError(.cancelled, request: request, underlyingError: error)
-        case let error as MockError:
-            if case .unsafePath = error {
-                return HTTPTransportError(.invalidRequest, request: request, underlyingError: error)
-            }
-            return HTTPTransportError(.other, request: request, underlyingError: error)
-        case let error as URLError:
-            return HTTPTransportError(code(of: error), request: request, underlyingError: error)
-        default:
-            return HTTPTransportError(.other, request: request, underlyingError: error)
+        if case .unsafePath = error as? MockError {
+            return HTTPTransportError(.invalidRequest, request: request, underlyingError: error)
         }
-    }
-
-    private static func code(of error: URLError) -> HTTPTransportError.Code {
-        switch error.code {
-        case .timedOut: .timedOut
-        case .cancelled: .cancelled
-        case .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .networkConnectionLost,
-            .dnsLookupFailed, .internationalRoamingOff, .dataNotAllowed:
-            .cannotConnect
-        case .badURL, .unsupportedURL: .invalidRequest
-        default: .other
-        }
+        return HTTPTransportError(mapping: error, request: request)
     }
 }

@@ -1,3 +1,5 @@
+import TinyHTTPTransport
+
 #if canImport(UIKit)
     import UIKit
 #endif
@@ -8,7 +10,7 @@ extension EndpointLoadingDefaults {
     public static var standard: EndpointLoadingDefaults {
         #if canImport(UIKit)
             EndpointLoadingDefaults(
-                transport: defaultTransport,
+                transport: URLSessionTransport.shared,
                 activityIndicator: { controller in
                     (controller as? UIViewController).map { OverlayActivityIndicator(view: $0.view) }
                 },
@@ -20,7 +22,7 @@ extension EndpointLoadingDefaults {
                     controller.present(alert, animated: true)
                 })
         #else
-            EndpointLoadingDefaults(transport: defaultTransport)
+            EndpointLoadingDefaults(transport: URLSessionTransport.shared)
         #endif
     }
 }

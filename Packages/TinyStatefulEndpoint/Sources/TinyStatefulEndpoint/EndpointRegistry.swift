@@ -26,7 +26,7 @@ import TinyHTTPTransport
 /// tests create their own registry with a mock transport.
 public final class EndpointRegistry: Sendable {
     /// A registry for the whole app, loading through the live `URLSession` transport.
-    public static let shared = EndpointRegistry(transport: defaultTransport)
+    public static let shared = EndpointRegistry()
 
     /// The header names (lower-cased) whose values tell two requests apart.
     public let keyHeaders: Set<String>
@@ -46,12 +46,12 @@ public final class EndpointRegistry: Sendable {
     /// Creates an empty registry.
     ///
     /// - Parameters:
-    ///   - transport: The transport of every instance it creates.
+    ///   - transport: The transport of every instance it creates; the live `URLSessionTransport.shared` by default.
     ///   - maximumAge: The maximum age of every instance it creates; `nil` for none.
     ///   - keyHeaders: The headers whose values tell two requests apart.
     ///   - now: The clock of every instance it creates.
     public init(
-        transport: any HTTPTransport, maximumAge: TimeInterval? = nil,
+        transport: any HTTPTransport = URLSessionTransport.shared, maximumAge: TimeInterval? = nil,
         keyHeaders: Set<String> = EndpointRegistry.defaultKeyHeaders, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.transport = transport

@@ -58,12 +58,14 @@ public final class StatefulEndpoint<A: Sendable>: Sendable {
     ///
     /// - Parameters:
     ///   - endpoint: The endpoint to load.
-    ///   - transport: The transport every load goes through.
+    ///   - transport: The transport every load goes through; the live `URLSessionTransport.shared` by default, so
+    ///     TinyHTTP's `StatefulEndpoint(endpoint: api.get())` compiles as it is.
     ///   - maximumAge: After how many seconds a loaded value is stale, so that ``loadIfNeeded()`` (and a new
     ///     observer) loads again; `nil`, the default, keeps a value until ``load()`` or ``clear()``.
     ///   - now: The clock `maximumAge` is measured on; inject one in tests.
     public init(
-        endpoint: Endpoint<A>, transport: any HTTPTransport, maximumAge: TimeInterval? = nil,
+        endpoint: Endpoint<A>, transport: any HTTPTransport = URLSessionTransport.shared,
+        maximumAge: TimeInterval? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.endpoint = endpoint

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TinyEndpoint
 import TinyHTTPTransport
+import TinyMocks
 import TinyRequestState
 import TinyStatefulEndpoint
 
@@ -17,6 +18,7 @@ struct Todo: Codable, Sendable, Equatable {
 /// The seed's API class: one method per endpoint, and a shared stateful endpoint for the list.
 @MainActor final class TodosAPI {
     private let url = URL(string: "https://jsonplaceholder.typicode.com/todos/")
+    private let jsonDecoder = JSONDecoder()
     private let transport: any HTTPTransport
 
     init(transport: any HTTPTransport) { self.transport = transport }
@@ -26,12 +28,9 @@ struct Todo: Codable, Sendable, Equatable {
     }()
 
     func get() -> Endpoint<[Todo]> {
-        var request = URLRequest(url: url ?? URL(fileURLWithPath: "/"))
-        request.httpMethod = "GET"
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        return Endpoint(request: request) { data, _ in
-            Result { try JSONDecoder().decode([Todo].self, from: data ?? Data()) }
-        }
+        var request = URLRequest(method: .get, url: url ?? URL(fileURLWithPath: "/"))
+        request.httpAccept(.json)
+        return Endpoint(request: request, decodeResponse: self.jsonDecoder.decodeResponse)
     }
 }
 
@@ -46,11 +45,9 @@ struct Todo: Codable, Sendable, Equatable {
 
     @Test func twoScreensShareOneLoadOfTheAllEndpoint() async {
         let gate = Gate()
-        let body = self.body
-        let transport = StubTransport { _, request in
-            await gate.wait()  // both screens observe before the answer arrives
-            return (Data(body.utf8), try .ok(request))
-        }
+        // The mock's delay waits on the gate, so both screens observe before the answer arrives.
+        let transport = MockTransport(delay: .milliseconds(1), clock: MockClock { _ in await gate.wait() })
+        transport.register(.get, "/todos", .json(body))
         let api = TodosAPI(transport: transport)
         let (list, badge) = (TodosScreen(), TodosScreen())
         for screen in [list, badge] {
@@ -68,7 +65,8 @@ struct Todo: Codable, Sendable, Equatable {
         await gate.open()
         await waitUntil(api.all) { $0.isSuccessState }
         await api.all.waitForDeliveries()
-        #expect(await transport.callCount == 1)
+        #expect(transport.requests.count == 1)
+        #expect(transport.requests.first?.header("Accept") == "application/json")
         #expect(list.todos == [Todo(id: 1, title: "Write tests"), Todo(id: 2, title: "Ship")])
         #expect(badge.todos == list.todos)
         #expect(list.states == ["idle", "loading", "success"])
@@ -77,7 +75,8 @@ struct Todo: Codable, Sendable, Equatable {
 
     @Test func theSeedsInitializerUsesTheLiveTransportByDefault() {
         let api = TodosAPI(transport: StubTransport(json: body))
-        let all = StatefulEndpoint(endpoint: api.get())
+        let all = StatefulEndpoint(endpoint: api.get())  // the seed's spelling: the live transport
+        all.clear()
         #expect(all.state == .idle)
         #expect(all.endpoint.request.url == api.get().request.url)
     }

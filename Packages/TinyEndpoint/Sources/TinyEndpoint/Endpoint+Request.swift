@@ -48,7 +48,8 @@ extension Endpoint {
     /// }
     /// ```
     ///
-    /// The parameters are those of ``init(_:url:accept:contentType:body:headers:expectedStatusCode:timeOutInterval:query:parse:)``.
+    /// The parameters are those of
+    /// ``init(_:url:accept:contentType:body:headers:expectedStatusCode:timeOutInterval:query:parse:)-(_,_,_,_,_,_,_,_,_,(Data?,URLResponse?)->Result<A,Error>)``.
     public init(
         _ method: HTTPMethod, url: URL, accept: ContentType? = nil, contentType: ContentType? = nil, body: Data? = nil,
         headers: [String: String] = [:], expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300,
@@ -69,7 +70,8 @@ extension Endpoint where A == Void {
     /// let ping = Endpoint<()>(.post, url: pingURL)
     /// ```
     ///
-    /// The parameters are those of ``init(_:url:accept:contentType:body:headers:expectedStatusCode:timeOutInterval:query:parse:)``.
+    /// The parameters are those of
+    /// ``init(_:url:accept:contentType:body:headers:expectedStatusCode:timeOutInterval:query:parse:)-(_,_,_,_,_,_,_,_,_,(Data?,URLResponse?)->Result<A,Error>)``.
     public init(
         _ method: HTTPMethod, url: URL, accept: ContentType? = nil, contentType: ContentType? = nil, body: Data? = nil,
         headers: [String: String] = [:], expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300,

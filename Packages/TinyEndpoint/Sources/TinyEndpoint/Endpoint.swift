@@ -17,7 +17,7 @@ import TinyHTTPTransport
 /// ```
 ///
 /// The three styles TinyKit unifies all produce this one type: TinyNetworking's initialisers
-/// (``init(_:url:accept:contentType:body:headers:expectedStatusCode:timeOutInterval:query:parse:)``,
+/// (``init(_:url:accept:contentType:body:headers:expectedStatusCode:timeOutInterval:query:parse:)-(_,_,_,_,_,_,_,_,_,(Data?,URLResponse?)->Result<A,Error>)``,
 /// ``init(json:url:accept:headers:expectedStatusCode:timeOutInterval:query:decoder:)``), TinyHTTP's
 /// ``init(request:validateResponse:decodeResponse:)``, and tinyAPI's ``TinyAPIEndpoint/endpoint(as:decoder:)``.
 public struct Endpoint<A>: Sendable {

@@ -11,7 +11,7 @@ import TinyHTTPTransport
 /// let users = try await mockClient.request(UserEndpoint.list, as: [User].self)
 /// ```
 ///
-/// Files are named after the endpoint's ``TinyEndpoint/TinyAPIEndpoint/path`` (see ``MockFiles``): the path of
+/// Files are named after the endpoint's `path` (see ``MockFiles``): the path of
 /// its `baseURL` (`/v1` in `https://api.example.com/v1`) is taken off, and so are routes registered on
 /// ``transport`` written without it. The presets read the app bundle (`Bundle.main`), as tinyAPI does; pass
 /// `files:` to read elsewhere, for example a test target's `Bundle.module`:

@@ -4,7 +4,7 @@ import TinyEndpoint
 import TinyHTTPTransport
 import TinyMocks
 
-// The seed's (tinyAPI's) endpoint, dependency and mock examples, as written there.
+// The seed's (tinyAPI's) endpoint and mock examples, as written there (its `APIClientDependency` is in ReadmeTests).
 
 struct CreateUserRequest: Codable, Sendable {
     let name: String
@@ -51,15 +51,6 @@ extension UserEndpoint: TinyAPIEndpoint {
     }
     var headers: [String: String]? { nil }
     var queryItems: [URLQueryItem]? { nil }
-}
-
-struct APIClientDependency {
-    let client: any APIClientProtocol
-
-    static let live = APIClientDependency(client: TinyAPIClient.live)
-    static let mock = APIClientDependency(client: MockTinyAPIClient.demo)
-    static let preview = APIClientDependency(client: MockTinyAPIClient.preview)
-    static let testing = APIClientDependency(client: MockTinyAPIClient.testing)
 }
 
 @Suite struct SeedExampleTests {

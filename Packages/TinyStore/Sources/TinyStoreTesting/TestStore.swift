@@ -15,11 +15,11 @@ import TinyStore
 /// ```
 ///
 /// It is exhaustive: the test fails when a state changes other than asserted, when an action an effect sent back is
-/// not asserted with ``receive(_:timeout:assert:fileID:filePath:line:column:)`` (at the next ``send(_:assert:fileID:filePath:line:column:)``, at
-/// ``finish(timeout:fileID:filePath:line:column:)`` or when the test store is released), when an effect is still
-/// running at ``finish(timeout:fileID:filePath:line:column:)``, or when a reducer or an effect throws. Effects run for
-/// real: inject their dependencies (for example through a generic parameter of the feature) to make them
-/// deterministic.
+/// not asserted with `receive` (checked at the next `send`, at ``finish(timeout:fileID:filePath:line:column:)`` and
+/// when the test store is released), when an effect is still running at
+/// ``finish(timeout:fileID:filePath:line:column:)``, when `receive` waits past its timeout, or when a reducer or an
+/// effect throws. Effects run for real: inject their dependencies (for example through a generic parameter of the
+/// feature) to make them deterministic.
 ///
 /// Failures are reported as Swift Testing issues inside a Swift Testing test, otherwise with `XCTFail`, at the line
 /// of the assertion, with a line diff of the expected and actual values.
@@ -29,8 +29,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     /// The state as asserted so far.
     public private(set) var state: F.State
 
-    /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
-    /// ``finish(timeout:fileID:filePath:line:column:)`` wait when not given a timeout.
+    /// How long `receive` and ``finish(timeout:fileID:filePath:line:column:)`` wait when not given a timeout.
     public var timeout: Duration
 
     private let store: Store<F>
@@ -42,8 +41,13 @@ public final class TestStore<F: Feature> where F.State: Equatable {
 
     /// Creates a test store starting from `initialState` (by default the feature's `initialState`).
     ///
-    /// - Parameter timeout: The default time ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
-    ///   ``finish(timeout:fileID:filePath:line:column:)`` wait for effects.
+    /// - Parameters:
+    ///   - initialState: The state to start from.
+    ///   - timeout: How long `receive` and ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
+    ///   - fileID: The file of the call, where a failure found when the test store is released is reported (leave the default).
+    ///   - filePath: The path of the call's file (leave the default).
+    ///   - line: The line of the call (leave the default).
+    ///   - column: The column of the call (leave the default).
     public init(
         initialState: F.State = F.initialState,
         timeout: Duration = .seconds(5),
@@ -79,7 +83,13 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     /// await store.send(.increment) { $0.count = 1 }
     /// ```
     ///
-    /// - Parameter update: Changes the previous state into the expected one; omit it when the state must not change.
+    /// - Parameters:
+    ///   - action: The action to send.
+    ///   - update: Changes the previous state into the expected one; omit it when the state must not change.
+    ///   - fileID: The file of the call, where a failure is reported (leave the default).
+    ///   - filePath: The path of the call's file (leave the default).
+    ///   - line: The line of the call (leave the default).
+    ///   - column: The column of the call (leave the default).
     /// - Returns: The handle of the effects the action started, to await or cancel them.
     @discardableResult
     public func send(
@@ -109,8 +119,13 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     /// ```
     ///
     /// - Parameters:
+    ///   - expected: The action expected next.
     ///   - timeout: How long to wait for the action; by default ``timeout``.
     ///   - update: Changes the previous state into the expected one; omit it when the state must not change.
+    ///   - fileID: The file of the call, where a failure is reported (leave the default).
+    ///   - filePath: The path of the call's file (leave the default).
+    ///   - line: The line of the call (leave the default).
+    ///   - column: The column of the call (leave the default).
     public func receive(
         _ expected: F.Action,
         timeout: Duration? = nil,
@@ -132,6 +147,15 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     /// ```swift
     /// await store.receive({ if case .usersResponse(.success) = $0 { true } else { false } }) { … }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - isMatching: Whether the action is the one expected next.
+    ///   - timeout: How long to wait for the action; by default ``timeout``.
+    ///   - update: Changes the previous state into the expected one; omit it when the state must not change.
+    ///   - fileID: The file of the call, where a failure is reported (leave the default).
+    ///   - filePath: The path of the call's file (leave the default).
+    ///   - line: The line of the call (leave the default).
+    ///   - column: The column of the call (leave the default).
     public func receive(
         _ isMatching: (F.Action) -> Bool,
         timeout: Duration? = nil,
@@ -146,6 +170,13 @@ public final class TestStore<F: Feature> where F.State: Equatable {
 
     /// Waits (at most `timeout`) until every effect is done, then fails for effects still running and for received
     /// actions not asserted. Call it at the end of a test. Effects still running are cancelled.
+    ///
+    /// - Parameters:
+    ///   - timeout: How long to wait for the effects; by default ``timeout``.
+    ///   - fileID: The file of the call, where a failure is reported (leave the default).
+    ///   - filePath: The path of the call's file (leave the default).
+    ///   - line: The line of the call (leave the default).
+    ///   - column: The column of the call (leave the default).
     public func finish(
         timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column

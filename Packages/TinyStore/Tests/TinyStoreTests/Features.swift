@@ -14,6 +14,12 @@ enum FixedNumber: NumberSource {
     static func next() -> Int { 42 }
 }
 
+/// The seed's behaviour: a second of "loading", then a random number from 1 to 100.
+enum LiveNumber: NumberSource {
+    static var delay: Duration { .seconds(1) }
+    static func next() -> Int { Int.random(in: 1...100) }
+}
+
 /// tinyTCA's counter; the seed's effect sleeps 1 s and picks `Int.random(in: 1...100)`.
 struct CounterFeature<Numbers: NumberSource>: Feature {
     struct State: Sendable, Equatable {

@@ -43,6 +43,14 @@ struct Weak<Object: AnyObject> {
         #expect(store.state == Counter.State(count: 42, isLoading: false))
     }
 
+    @Test func theSeedsSlowRandomEffectStopsWhenCancelled() async {
+        let store = Store<CounterFeature<LiveNumber>>()
+        let task = store.send(.loadRandomNumber)
+        task.cancel()
+        await task.finish()
+        #expect(store.state == CounterFeature<LiveNumber>.State(count: 0, isLoading: true))
+    }
+
     @Test func effectsRunOffTheMainActor() async {
         let probe = Probe()
         let store = Store<LabFeature>(initialState: .init(probe: probe))

@@ -106,7 +106,9 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(
             name: "TinyKitExamplesTests",
-            dependencies: ["TinyKitExamplesProgram", "TinyKitExampleCombinations", "TinyKitDemoServer"],
+            dependencies: [
+                "TinyKitExamplesProgram", "TinyKitExampleCombinations", "TinyKitDemoServer", "TinyHTTPTransport",
+            ],
             path: "Tests/TinyKitExamplesTests",
             swiftSettings: settings),
     ]

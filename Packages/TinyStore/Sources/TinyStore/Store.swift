@@ -137,7 +137,7 @@ public final class Store<F: Feature> {
 
     /// Sends the effect's follow-up action (or reports its error); returns the follow-up's own effects.
     private func handle(
-        _ result: Result<F.Action?, any Error>, of action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?
+        _ result: EffectResult, of action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?
     ) -> StoreTask? {
         let next: F.Action
         switch result {
@@ -157,10 +157,11 @@ public final class Store<F: Feature> {
         return dispatch(next, catch: nil, fromEffect: true)
     }
 
+    /// What an effect ended with: the action to send back (or `nil`), or the error it threw.
+    private typealias EffectResult = Result<F.Action?, any Error>
+
     /// Runs the feature's effect off the main actor.
-    nonisolated private static func runEffect(for action: F.Action, state: F.State) async -> Result<
-        F.Action?, any Error
-    > {
+    nonisolated private static func runEffect(for action: F.Action, state: F.State) async -> EffectResult {
         do {
             return .success(try await F.effect(for: action, state: state))
         } catch {

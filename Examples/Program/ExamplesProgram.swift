@@ -80,7 +80,7 @@ public enum ExamplesProgram {
         case .mocks:
             do {
                 context = ExampleContext(
-                    baseURL: ExampleMocks.baseURL, transport: try ExampleMocks.transport(), usesMocks: true)
+                    baseURL: ExampleMocks.baseURL, transport: try ExampleMocks.transport())
             } catch {
                 return Output(
                     status: 1, standardOutput: "", standardError: "error: cannot read the mocks: \(error)", rows: [])

@@ -60,7 +60,7 @@ import TinyKitExamplesProgram
     func runsAgainstTheMocks(name: String) async throws {
         let example = try #require(ExampleCatalog.all.first { $0.combination.description == name })
         let mock = try ExampleMocks.transport()
-        let context = ExampleContext(baseURL: ExampleMocks.baseURL, transport: mock, usesMocks: true)
+        let context = ExampleContext(baseURL: ExampleMocks.baseURL, transport: mock)
         let report = try await example.run(context)
         #expect(report.result == Self.expected[name])
         #expect(!mock.requests.isEmpty)

@@ -14,7 +14,7 @@ public enum ClosuresAsync: Example {
         try await client.deletePost(newID)
 
         return ExampleReport(
-            did: "GET /posts, GET /posts?userId=3, POST, DELETE",
+            did: "GET/POST/DELETE /posts?userId=3",
             result: "\(all.count) posts, \(alans.count) by user 3, created #\(newID), deleted #\(newID)")
     }
 }

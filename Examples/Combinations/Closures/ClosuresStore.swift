@@ -63,7 +63,7 @@ public enum ClosuresStore: Example {
         }
 
         return ExampleReport(
-            did: "send(.loadPosts(userID: 3)), then with .mock()",
+            did: "send(.loadPosts), live and .mock()",
             result:
                 "live: \(posts.map(\.title).joined(separator: ", ")); mock: \(preview.state.posts.value?.count ?? 0) post"
         )

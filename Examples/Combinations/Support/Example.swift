@@ -15,13 +15,10 @@ public struct ExampleContext: Sendable {
     public var baseURL: URL
     /// The transport every request goes through: the network, or TinyMocks' JSON files.
     public var transport: any HTTPTransport
-    /// Whether `transport` serves the example mocks (styles with their own mock client use it then).
-    public var usesMocks: Bool
 
-    public init(baseURL: URL, transport: any HTTPTransport, usesMocks: Bool = false) {
+    public init(baseURL: URL, transport: any HTTPTransport) {
         self.baseURL = baseURL
         self.transport = transport
-        self.usesMocks = usesMocks
     }
 }
 

@@ -30,7 +30,7 @@ public enum TinyAPIAsync: Example {
             }
 
             return ExampleReport(
-                did: "GET, POST, PUT, DELETE /users",
+                did: "GET/POST/PUT/DELETE /users",
                 result: "\(users.count) users, #1 \"\(first.name)\", created #\(newID), "
                     + "updated email \(updated.email), deleted #\(newID), #9999 → \(missing)")
         }

@@ -28,7 +28,7 @@ public enum TinyHTTPAsync: Example {
         }
 
         return ExampleReport(
-            did: "GET, POST, PUT, DELETE /todos",
+            did: "GET/POST/PUT/DELETE /todos",
             result: "\(todos.count) todos, #1 \"\(first.title)\", created #\(newID), "
                 + "updated completed=\(updated.completed), deleted #\(newID), #9999 → \(missing)")
     }

@@ -28,7 +28,7 @@ public enum TinyNetworkingAsync: Example {
         }
 
         return ExampleReport(
-            did: "GET, POST, PUT, DELETE /posts",
+            did: "GET/POST/PUT/DELETE /posts",
             result: "\(posts.count) posts, #1 \"\(first.title)\", created #\(newID), "
                 + "updated body \"\(updated.body)\", deleted #\(newID), #9999 → \(missing)")
     }

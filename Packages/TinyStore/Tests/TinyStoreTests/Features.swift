@@ -3,24 +3,28 @@ import TinyStore
 // The seeds' features, with their dependencies injected through a generic parameter so tests are deterministic.
 
 /// Where `CounterFeature` gets its random number, and how long it "loads" first.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 protocol NumberSource {
     static var delay: Duration { get }
     static func next() -> Int
 }
 
 /// A fixed number without delay: the tests' source.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 enum FixedNumber: NumberSource {
     static var delay: Duration { .zero }
     static func next() -> Int { 42 }
 }
 
 /// The seed's behaviour: a second of "loading", then a random number from 1 to 100.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 enum LiveNumber: NumberSource {
     static var delay: Duration { .seconds(1) }
     static func next() -> Int { Int.random(in: 1...100) }
 }
 
 /// tinyTCA's counter; the seed's effect sleeps 1 s and picks `Int.random(in: 1...100)`.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 struct CounterFeature<Numbers: NumberSource>: Feature {
     struct State: Sendable, Equatable {
         var count: Int = 0

@@ -5,6 +5,7 @@ import TinyStoreTesting
 /// The README's quick start, compiled and run.
 @MainActor
 @Suite struct ReadmeTests {
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     struct CounterFeature: Feature {
         struct State: Sendable, Equatable {
             var count = 0
@@ -29,6 +30,7 @@ import TinyStoreTesting
         }
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func quickStart() async {
         let store = Store<CounterFeature>()
         store.send(.increment)

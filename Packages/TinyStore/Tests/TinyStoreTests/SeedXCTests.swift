@@ -20,6 +20,7 @@ final class SeedXCTests: XCTestCase {
 }
 
 /// A test store under XCTest (no Swift Testing test is current): a passing run reports nothing.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 final class TestStoreXCTests: XCTestCase {
     @MainActor func testCounterUnderXCTest() async {
         let store = TestStore<CounterFeature<FixedNumber>>()

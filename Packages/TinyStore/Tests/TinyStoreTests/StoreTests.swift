@@ -18,8 +18,10 @@ struct Weak<Object: AnyObject> {
 
 @MainActor
 @Suite struct StoreTests {
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     typealias Counter = CounterFeature<FixedNumber>
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func startsFromTheInitialStateOrAGivenOne() {
         #expect(Store<Counter>().state == Counter.State())
         #expect(Store<Counter>(initialState: .init(count: 5)).state.count == 5)
@@ -27,6 +29,7 @@ struct Weak<Object: AnyObject> {
         #expect(preview.state.count == 42)
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func sendRunsTheReducer() {
         let store = Store<Counter>()
         store.send(.increment)
@@ -35,6 +38,7 @@ struct Weak<Object: AnyObject> {
         #expect(store.state.count == 1)
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func effectSendsItsActionBackOnTheMainActor() async {
         let store = Store<Counter>()
         let task = store.send(.loadRandomNumber)
@@ -43,6 +47,7 @@ struct Weak<Object: AnyObject> {
         #expect(store.state == Counter.State(count: 42, isLoading: false))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func theSeedsSlowRandomEffectStopsWhenCancelled() async {
         let store = Store<CounterFeature<LiveNumber>>()
         let task = store.send(.loadRandomNumber)
@@ -51,6 +56,7 @@ struct Weak<Object: AnyObject> {
         #expect(store.state == CounterFeature<LiveNumber>.State(count: 0, isLoading: true))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func effectsRunOffTheMainActor() async {
         let probe = Probe()
         let store = Store<LabFeature>(initialState: .init(probe: probe))
@@ -62,6 +68,7 @@ struct Weak<Object: AnyObject> {
         #expect(store.state.log == ["ran off the main actor"])
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func aRejectedActionLeavesTheStateAndIsReported() {
         let errors = Recorder<StoreError<LabFeature.Action>>()
         let store = Store<LabFeature>(onError: { errors.values.append($0) })
@@ -76,6 +83,7 @@ struct Weak<Object: AnyObject> {
         #expect(error?.description == "The reducer threw for action reject: Rejected()")
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func anEffectErrorIsReported() async {
         let errors = Recorder<StoreError<LabFeature.Action>>()
         let store = Store<LabFeature>(onError: { errors.values.append($0) })
@@ -85,6 +93,7 @@ struct Weak<Object: AnyObject> {
         #expect(errors.values.first?.error is Boom)
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func catchTurnsAnEffectErrorIntoAnAction() async {
         let errors = Recorder<StoreError<LabFeature.Action>>()
         let store = Store<LabFeature>(onError: { errors.values.append($0) })
@@ -93,12 +102,14 @@ struct Weak<Object: AnyObject> {
         #expect(errors.values.isEmpty)
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func finishWaitsForTheWholeChainOfActions() async {
         let store = Store<LabFeature>()
         await store.send(.chain(1)).finish()
         #expect(store.state.log == ["chain 1", "chain 2", "chain 3"])
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func cancellingTheHandleStopsTheEffectWithoutAnActionOrError() async {
         let errors = Recorder<StoreError<LabFeature.Action>>()
         let probe = Probe()
@@ -114,6 +125,7 @@ struct Weak<Object: AnyObject> {
         #expect(errors.values.isEmpty)
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func cancellingTheAwaitingTaskCancelsTheEffects() async {
         let probe = Probe()
         let store = Store<LabFeature>(initialState: .init(probe: probe))
@@ -127,6 +139,7 @@ struct Weak<Object: AnyObject> {
         #expect(store.state.log.isEmpty)
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func releasingTheStoreCancelsItsEffects() async {
         let probe = Probe()
         var events = probe.events.makeAsyncIterator()
@@ -140,6 +153,7 @@ struct Weak<Object: AnyObject> {
         await task?.finish()
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func manyActionsWithEffectsInFlightEndInADeterministicState() async {
         let store = Store<LabFeature>()
         var tasks: [StoreTask] = []
@@ -152,6 +166,7 @@ struct Weak<Object: AnyObject> {
         #expect(store.state.log.count == 200)
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func sendsFromConcurrentTasksAllApply() async {
         let store = Store<LabFeature>()
         await withTaskGroup(of: Void.self) { group in
@@ -162,6 +177,7 @@ struct Weak<Object: AnyObject> {
         #expect(store.state.count == 5050)
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func observationTrackingFiresOnChange() async {
         let store = Store<Counter>()
         let (changes, continuation) = AsyncStream<Void>.makeStream()
@@ -175,6 +191,7 @@ struct Weak<Object: AnyObject> {
         #expect(await iterator.next() != nil)
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func observeCallsBackNowAndAfterEachChangeUntilCancelled() {
         let store = Store<Counter>()
         let seen = Recorder<Int>()
@@ -186,6 +203,7 @@ struct Weak<Object: AnyObject> {
         #expect(seen.values == [0, 1, 2])
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func observeStopsWhenTheObservationIsReleased() {
         let store = Store<Counter>()
         let seen = Recorder<Int>()
@@ -197,6 +215,7 @@ struct Weak<Object: AnyObject> {
         #expect(seen.values == [0, 1])
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func statesDeliversEveryStateAndFinishesWithTheStore() async {
         var store: Store<Counter>? = Store()
         var states = store?.states.makeAsyncIterator()
@@ -209,6 +228,7 @@ struct Weak<Object: AnyObject> {
         #expect(counts == [0, 1, 0, 1])
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func storeStateReadsAndSendsLikeTheSeed() {
         struct CounterView {
             @StoreState<Counter> var state: Counter.State

@@ -5,6 +5,7 @@ struct Rejected: Error, Equatable {}
 struct Boom: Error, Equatable {}
 
 /// Reports what an effect saw to the test, through the state (features are static, so this is the way in).
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 struct Probe: Sendable {
     let events: AsyncStream<String>
     let continuation: AsyncStream<String>.Continuation
@@ -17,6 +18,7 @@ struct Probe: Sendable {
 }
 
 /// A feature to exercise the store: rejected actions, failing effects, effects that wait until cancelled, chains.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 struct LabFeature: Feature {
     struct State: Sendable {
         var count = 0

@@ -4,6 +4,7 @@ import TinyStore
 import TinyStoreTesting
 
 /// The messages of the issues a `withKnownIssue` block records.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 final class IssueMessages: @unchecked Sendable {
     // Every access to `messages` holds `lock`, so the matcher (called from any task) can record while tests read.
     private let lock = NSLock()
@@ -21,8 +22,10 @@ final class IssueMessages: @unchecked Sendable {
 
 @MainActor
 @Suite struct TestStoreFailureTests {
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     typealias Counter = CounterFeature<FixedNumber>
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func wrongExpectedState() async throws {
         let issues = IssueMessages()
         await withKnownIssue {
@@ -37,6 +40,7 @@ final class IssueMessages: @unchecked Sendable {
         #expect(message.contains("−   - count: 2\n+   - count: 1\n    - isLoading: false"))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func unexpectedStateChange() async throws {
         let issues = IssueMessages()
         await withKnownIssue {
@@ -49,6 +53,7 @@ final class IssueMessages: @unchecked Sendable {
         #expect(try #require(issues.all.first).contains("The state changed, but no change was asserted"))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func receivedActionNotAssertedAtFinish() async throws {
         let issues = IssueMessages()
         await withKnownIssue {
@@ -64,6 +69,7 @@ final class IssueMessages: @unchecked Sendable {
         #expect(message.contains("setRandomNumber(42)"))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func receivedActionNotAssertedBeforeTheNextSend() async throws {
         let issues = IssueMessages()
         await withKnownIssue {
@@ -77,6 +83,7 @@ final class IssueMessages: @unchecked Sendable {
         #expect(try #require(issues.all.first).contains("Must assert 1 received action(s) before sending"))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func receivedActionNotAssertedWhenReleased() async throws {
         let issues = IssueMessages()
         await withKnownIssue {
@@ -90,6 +97,7 @@ final class IssueMessages: @unchecked Sendable {
         #expect(try #require(issues.all.first).contains("released with 1 received action(s) not asserted"))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func effectStillRunningAtFinish() async throws {
         let issues = IssueMessages()
         await withKnownIssue {
@@ -105,6 +113,7 @@ final class IssueMessages: @unchecked Sendable {
         #expect(message.contains("waitForever"))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func receiveTimesOut() async throws {
         let issues = IssueMessages()
         await withKnownIssue {
@@ -117,6 +126,7 @@ final class IssueMessages: @unchecked Sendable {
         #expect(try #require(issues.all.first).contains("no action arrived within"))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func receivedAnotherAction() async throws {
         let issues = IssueMessages()
         await withKnownIssue {
@@ -136,6 +146,7 @@ final class IssueMessages: @unchecked Sendable {
         #expect(message.contains("+ ") && message.contains("42"))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func receivedActionFailsThePredicate() async throws {
         let issues = IssueMessages()
         await withKnownIssue {
@@ -152,6 +163,7 @@ final class IssueMessages: @unchecked Sendable {
         #expect(try #require(issues.all.first).contains("does not match the predicate"))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func reducerAndEffectErrorsFail() async throws {
         let issues = IssueMessages()
         await withKnownIssue {

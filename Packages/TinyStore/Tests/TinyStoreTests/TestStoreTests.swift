@@ -5,8 +5,10 @@ import TinyStoreTesting
 
 @MainActor
 @Suite struct TestStoreTests {
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     typealias Counter = CounterFeature<FixedNumber>
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func counterWithItsRandomNumberEffect() async {
         let store = TestStore<Counter>()
         await store.send(.increment) { $0.count = 1 }
@@ -20,6 +22,7 @@ import TinyStoreTesting
         #expect(store.state == Counter.State(count: 42, isLoading: false))
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func userProfileLoads() async {
         let store = TestStore<UserProfileFeature<StubUserAPI>>()
         await store.send(.loadUser(id: "1")) { $0.isLoading = true }
@@ -30,6 +33,7 @@ import TinyStoreTesting
         await store.finish()
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func userProfileFailure() async {
         let store = TestStore<UserProfileFeature<StubUserAPI>>(
             initialState: .init(error: "old error"))
@@ -44,6 +48,7 @@ import TinyStoreTesting
         await store.finish()
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func userListLoads() async {
         let store = TestStore<UserListFeature<StubUsers>>()
         await store.send(.loadUsers) { $0.users = .loading }
@@ -55,6 +60,7 @@ import TinyStoreTesting
         await store.finish()
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func userListFailure() async {
         let store = TestStore<UserListFeature<FailingUsers>>()
         await store.send(.loadUsers) { $0.users = .loading }
@@ -64,6 +70,7 @@ import TinyStoreTesting
         await store.finish()
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func manyActionsInFlightEndInADeterministicState() async {
         let store = TestStore<LabFeature>()
         for _ in 1...20 {
@@ -74,6 +81,7 @@ import TinyStoreTesting
         #expect(store.state.count == 20)
     }
 
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func sendReturnsAHandleThatCanBeCancelled() async {
         let store = TestStore<LabFeature>()
         let task = await store.send(.waitForever)
@@ -83,6 +91,7 @@ import TinyStoreTesting
     }
 }
 
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 extension LabFeature.State: Equatable {
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.count == rhs.count && lhs.log == rhs.log

@@ -15,8 +15,8 @@ import Foundation
 /// ```
 ///
 /// A transport returns every response it receives, whatever its status code: deciding which statuses are
-/// acceptable is the caller's job (see ``StatusCodeValidation``). It throws ``HTTPTransportError`` when no
-/// response arrived (could not connect, timed out, cancelled, an invalid request).
+/// acceptable is the caller's job (see ``validateStatus(response:body:request:accepting:)``). It throws
+/// ``HTTPTransportError`` when no response arrived (could not connect, timed out, cancelled, an invalid request).
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response body and the response.
     ///

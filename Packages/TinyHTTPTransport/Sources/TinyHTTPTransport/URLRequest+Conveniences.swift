@@ -28,13 +28,13 @@ extension URLRequest {
     }
 
     /// Appends query items to the request's URL, after its existing ones, in the given order (see
-    /// ``Foundation/URL/appendingQueryItems(_:)``).
+    /// `URL.appendingQueryItems(_:)`).
     public mutating func appendQueryItems(_ items: [URLQueryItem]) {
         url = url?.appendingQueryItems(items)
     }
 
     /// Appends query parameters to the request's URL, after its existing ones, sorted by name (see
-    /// ``Foundation/URL/appendingQueryParameters(_:)``).
+    /// `URL.appendingQueryParameters(_:)`).
     public mutating func appendQueryParameters(_ parameters: [String: String]) {
         url = url?.appendingQueryParameters(parameters)
     }

@@ -19,7 +19,7 @@ import Foundation
 ///   ``HTTPTransportError`` with a ``HTTPTransportError/Code`` you can act on, the request and the `URLError`.
 /// - Cancelling the task that awaits ``send(_:)`` cancels the request (``HTTPTransportError/Code/cancelled``).
 /// - Header values containing CR or LF are refused before anything is sent (see
-///   ``Foundation/URLRequest/validateHeaders()``).
+///   `URLRequest.validateHeaders()`).
 /// - A `401` carrying `WWW-Authenticate` arrives promptly as a `401` response on Linux too. FoundationNetworking
 ///   (swift-corelibs-foundation issue 5456) never completes such a request when it has no credential, not even
 ///   after the timeout. The transport's session delegate cancels HTTP authentication challenges there and returns

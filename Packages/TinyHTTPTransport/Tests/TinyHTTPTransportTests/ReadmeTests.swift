@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TinyHTTPTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// The README's quick start, verbatim, compiled here:
+func loadTodo(id: Int, baseURL: URL, transport: any HTTPTransport = URLSessionTransport.shared) async throws -> Data {
+    var request = URLRequest(method: .get, url: baseURL.appendingRelative("todos/\(id)"))
+    request.httpAccept(.json)
+    request.appendQueryParameters(["fields": "id,title", "q": "a+b"])
+    let (body, response) = try await transport.send(request)
+    try validateStatus(response: response, body: body, request: request)
+    return body
+}
+
+/// A transport that answers every request with one status and body, and keeps the last request.
+private final class CannedTransport: HTTPTransport {
+    let status: Int
+    let body: Data
+    private let lastRequest = LockedRequest()
+
+    init(status: Int, body: String) {
+        self.status = status
+        self.body = Data(body.utf8)
+    }
+
+    var request: URLRequest? { lastRequest.value }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        lastRequest.value = request
+        guard let url = request.url,
+            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: nil)
+        else { throw HTTPTransportError(.invalidRequest, request: request) }
+        return (body, response)
+    }
+}
+
+// @unchecked Sendable: `stored` is only read and written while holding `lock`.
+private final class LockedRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: URLRequest?
+
+    var value: URLRequest? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            stored = newValue
+            lock.unlock()
+        }
+    }
+}
+
+/// The README's quick start, run against a canned transport.
+@Suite struct ReadmeTests {
+    let baseURL = URL(fileURLWithPath: "/api/v1")
+
+    @Test func quickStartBuildsTheRequestAndReturnsTheBody() async throws {
+        let transport = CannedTransport(status: 200, body: #"{"id":3,"title":"Write docs"}"#)
+        let body = try await loadTodo(id: 3, baseURL: baseURL, transport: transport)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"id":3,"title":"Write docs"}"#)
+        let request = try #require(transport.request)
+        #expect(request.url?.path == "/api/v1/todos/3")
+        #expect(request.url?.query == "fields=id%2Ctitle&q=a%2Bb")
+        #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
+    }
+
+    @Test func quickStartThrowsOnAnUnacceptableStatus() async throws {
+        let transport = CannedTransport(status: 404, body: #"{"error":"no such todo"}"#)
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await loadTodo(id: 9, baseURL: baseURL, transport: transport)
+        }
+        #expect(error.code == .unacceptableStatus(404))
+        #expect(error.description.contains("no such todo"))
+    }
+}

@@ -22,7 +22,7 @@ import TinyHTTPTransport
 ///
 /// The presets are computed: each access makes a new client with its own recording and routes, so tests never
 /// share state. Keep the client in a variable to register routes or read its ``transport``'s requests.
-public struct MockTinyAPIClient: APIClientProtocol {
+public struct MockTinyAPIClient: APIClientProtocol, Sendable {
     /// The mock transport every request goes through: register routes on it, read its recorded requests.
     public let transport: MockTransport
     /// The decoder for response bodies.

@@ -30,7 +30,7 @@ import TinyHTTPTransport
 /// A base URL's own path is part of the route and file names unless you pass it as `basePath`:
 /// with `basePath: "/api/v4"`, `GET https://host/api/v4/users` maps to `mock_get_users.json` and the route
 /// `"/users"`. Paths that do not start with the base path are used whole.
-public final class MockTransport: HTTPTransport {
+public final class MockTransport: HTTPTransport, Sendable {
     /// Where mock files are read from; `nil` for routes only.
     public let files: MockFiles?
     /// The delay before every answer, unless its route has its own.

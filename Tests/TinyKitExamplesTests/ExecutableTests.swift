@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// The built `tinykit-examples` executable, run as a user runs it: exit status and what reaches the terminal.
+@Suite(.enabled(if: BuiltExecutable.url != nil, "tinykit-examples is not built next to the tests"))
+struct ExecutableTests {
+    func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        guard let executable = BuiltExecutable.url else { throw CancellationError() }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
+    }
+
+    @Test func printsTheTableAgainstTheEmbeddedServer() throws {
+        let (status, output, error) = try run([])
+        #expect(status == 0)
+        #expect(error.isEmpty)
+        for name in ProgramTests.combinations {
+            #expect(output.contains("\n" + name + " "), "no row for \(name)")
+        }
+        #expect(output.contains("14 of 14 combinations succeeded against the demo server at http://127.0.0.1:"))
+    }
+
+    @Test func printsTheTableWithMocks() throws {
+        let (status, output, _) = try run(["--mocks"])
+        #expect(status == 0)
+        #expect(output.contains("14 of 14 combinations succeeded against the example mocks (TinyMocks)."))
+    }
+
+    @Test(arguments: [
+        (["--bogus"], Int32(64), "error: unknown option '--bogus' (see --help)\n"),
+        (
+            ["--base-url", "http://127.0.0.1:1"], Int32(1),
+            "error: cannot reach http://127.0.0.1:1: could not connect\n"
+        ),
+    ])
+    func badInputPrintsOneLineAndFails(arguments: [String], status: Int32, message: String) throws {
+        let result = try run(arguments)
+        #expect(result.status == status)
+        #expect(result.output.isEmpty)
+        #expect(result.error == message)
+    }
+
+    @Test func helpPrintsUsage() throws {
+        let (status, output, _) = try run(["--help"])
+        #expect(status == 0)
+        #expect(output.hasPrefix("USAGE: tinykit-examples"))
+    }
+}
+
+/// The `tinykit-examples` executable in the build products folder of these tests, if it was built.
+enum BuiltExecutable {
+    static let url: URL? = {
+        let folders =
+            Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
+            .map { $0.deletingLastPathComponent() }
+            + [Bundle.main.executableURL?.deletingLastPathComponent()].compactMap { $0 }
+        return folders.map { $0.appendingPathComponent("tinykit-examples") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+}

@@ -226,6 +226,19 @@ import TinyKitTestServer
         #expect(String(decoding: body, as: UTF8.self) == #"{"status":404}"#)
     }
 
+    @Test func givenSessionWhoseDelegateCancelsChallengesGetsThe401() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let session = URLSession(configuration: .ephemeral, delegate: CancelChallenges(), delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let transport = URLSessionTransport(session: session)
+
+        let (_, response) = try await bounded { try await transport.send(URLRequest(url: server.url("/auth/basic"))) }
+
+        #expect(response.statusCode == 401)
+        #expect(response.value(forHTTPHeaderField: "WWW-Authenticate") == #"Basic realm="test""#)
+    }
+
     @Test func sharedTransportWorks() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
@@ -235,6 +248,16 @@ import TinyKitTestServer
         }
 
         #expect(response.statusCode == 200)
+    }
+}
+
+/// A session delegate of an app that cancels every authentication challenge.
+private final class CancelChallenges: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 }
 

@@ -20,7 +20,7 @@ enum DataTaskRunner {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = session.dataTask(with: request) { data, response, error in
-                    let challenged = cancellation.taskIdentifier.flatMap { challenges?.takeFailureResponse(for: $0) }
+                    let challenged = cancellation.challengedResponse(recordedBy: challenges)
                     continuation.resume(
                         with: result(
                             data: data, response: response, error: error, challenged: challenged,
@@ -86,9 +86,17 @@ final class CancellableTask: @unchecked Sendable {
         return cancelled
     }
 
-    var taskIdentifier: Int? {
+    /// The `401`/`407` response of an authentication challenge that was cancelled for this task: as recorded by
+    /// `challenges` (the transport's own delegate), else as the task kept it (another delegate cancelled it).
+    func challengedResponse(recordedBy challenges: AuthenticationChallengeHandler?) -> HTTPURLResponse? {
         lock.lock()
-        defer { lock.unlock() }
-        return task?.taskIdentifier
+        let task = self.task
+        lock.unlock()
+        guard let task else { return nil }
+        if let challenges { return challenges.takeFailureResponse(for: task.taskIdentifier) }
+        guard let response = task.response as? HTTPURLResponse, [401, 407].contains(response.statusCode) else {
+            return nil
+        }
+        return response
     }
 }

@@ -35,9 +35,10 @@ public final class URLSessionTransport: HTTPTransport {
     public static let shared = URLSessionTransport()
 
     private let session: URLSession
-    private let challenges: AuthenticationChallengeHandler
+    /// The delegate of a session this transport created (and invalidates), `nil` for a session it was given.
+    let challenges: AuthenticationChallengeHandler?
 
-    /// Creates a transport with its own `URLSession` built from `configuration`.
+    /// Creates a transport with its own `URLSession` built from `configuration`: the recommended live transport.
     ///
     /// - Parameter configuration: Timeouts, headers, caching, `protocolClasses` for stubs, …
     ///   The transport takes a copy: changing `configuration` later has no effect on it.
@@ -47,10 +48,21 @@ public final class URLSessionTransport: HTTPTransport {
         self.session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
     }
 
+    /// Creates a transport that sends with `session`, which stays yours: the transport does not invalidate it.
+    ///
+    /// The session keeps its own delegate, so on Linux a `401` carrying `WWW-Authenticate` completes only when
+    /// that delegate cancels HTTP authentication challenges (`.cancelAuthenticationChallenge`); the transport
+    /// then returns the `401` response. Without such a delegate, the request never completes there
+    /// (swift-corelibs-foundation issue 5456): prefer ``init(configuration:)``.
+    public init(session: URLSession) {
+        self.challenges = nil
+        self.session = session
+    }
+
     deinit {
-        // The session retains its delegate until it is invalidated; requests in flight keep `self` alive, so
-        // there are none left here.
-        session.finishTasksAndInvalidate()
+        // A session retains its delegate until it is invalidated. Requests in flight keep `self` alive, so none
+        // is left here; a session that was given to us stays usable.
+        if challenges != nil { session.finishTasksAndInvalidate() }
     }
 
     /// The configuration of the transport's session (a copy).
@@ -73,7 +85,7 @@ extension URLSession: HTTPTransport {
     /// Behaves like ``URLSessionTransport/send(_:)`` (header validation, task cancellation, error mapping),
     /// with one difference on Linux: this session has no TinyKit delegate, so a `401` response carrying
     /// `WWW-Authenticate` **never completes** there (swift-corelibs-foundation issue 5456), unless the session's
-    /// own delegate cancels HTTP authentication challenges. Prefer ``URLSessionTransport`` as the live transport.
+    /// own delegate cancels HTTP authentication challenges (the `401` response is then returned). Prefer ``URLSessionTransport`` as the live transport.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await DataTaskRunner.send(request, on: self, challenges: nil)
     }

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import TinyHTTPTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct URLSessionTransportLifetimeTests {
+    @Test func releasingTheTransportReleasesItsSessionAndDelegate() async throws {
+        weak var delegate: AuthenticationChallengeHandler?
+        do {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.protocolClasses = [StubProtocol.self]
+            let transport = URLSessionTransport(configuration: configuration)
+            delegate = transport.challenges
+            var request = URLRequest(url: try #require(URL(string: "https://stub.example/a")))
+            request.setValue("status 200", forHTTPHeaderField: "X-Stub")
+            _ = try await transport.send(request)
+            #expect(delegate != nil)
+        }
+        // The session lets go of its delegate once invalidated, asynchronously: wait for it, at most 30 s.
+        for _ in 0..<3000 where delegate != nil {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        #expect(delegate == nil)
+    }
+
+    @Test func aGivenSessionStaysUsableAfterTheTransportIsGone() async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [StubProtocol.self]
+        let session = URLSession(configuration: configuration)
+        var request = URLRequest(url: try #require(URL(string: "https://stub.example/a")))
+        request.setValue("status 202", forHTTPHeaderField: "X-Stub")
+        do {
+            let transport = URLSessionTransport(session: session)
+            #expect(transport.challenges == nil)
+            #expect(try await transport.send(request).1.statusCode == 202)
+        }
+        #expect(try await session.send(request).1.statusCode == 202)
+    }
+}

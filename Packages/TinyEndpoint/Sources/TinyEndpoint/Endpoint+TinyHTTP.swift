@@ -69,7 +69,7 @@ extension Endpoint {
 /// ```swift
 /// let delete = Endpoint<Void>(request: request, decodeResponse: EndpointExpectation.ignoreResponse)
 /// ```
-public enum EndpointExpectation {
+public enum EndpointExpectation: Sendable {
     /// Accepts the status codes 200–299.
     ///
     /// - Throws: An `HTTPTransportError` with the code `unacceptableStatus` and the response otherwise.

@@ -62,7 +62,7 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible {
         .encodingFailed(type: typeName(type), codingPath: codingPath(of: error), underlying: error)
     }
 
-    /// The name of a type as written in Swift, for example `Array<User>` → `[User]`-style `Array<User>`.
+    /// The name of a type for messages, as the runtime spells it, for example `User` or `Array<User>`.
     static func typeName(_ type: Any.Type) -> String { String(describing: type) }
 
     /// The coding path of a `DecodingError` or `EncodingError` as `a.b[2].c`, or `(top level)`.

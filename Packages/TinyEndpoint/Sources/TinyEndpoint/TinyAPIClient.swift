@@ -23,7 +23,7 @@ import TinyHTTPTransport
 /// decoder.keyDecodingStrategy = .convertFromSnakeCase
 /// let client = TinyAPIClient(transport: transport, decoder: decoder)
 /// ```
-public struct TinyAPIClient: APIClientProtocol {
+public struct TinyAPIClient: APIClientProtocol, Sendable {
     /// The transport every request goes through.
     public var transport: any HTTPTransport
     /// The decoder for response bodies.

@@ -69,6 +69,11 @@ import TinyRequestState
     }
 
     @Test func removeObserversOfAnOwnerKeepsTheOthers() async {
+        let gate = Gate()
+        let transport = StubTransport { call, request in
+            await gate.wait()  // every observer registers before the answer
+            return try await numberedResponses(call, request)
+        }
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
         let (first, second) = (Owner(), Owner())
         var firstSeen: [RequestState<String>] = []
@@ -78,6 +83,7 @@ import TinyRequestState
         endpoint.observe(owner: second) { secondSeen.append($0) }
         endpoint.removeObservers(owner: first)
         #expect(endpoint.observerCount == 1)
+        await gate.open()
         await waitUntil(endpoint) { $0 == .success("v1") }
         await endpoint.waitForDeliveries()
         // The first observe started the load, so the later ones began with `.loading`; removed before the pending

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import TinyKit
+import TinyKitTestServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `StatefulEndpoint` against a real HTTP server on loopback, through the live `URLSessionTransport`.
+@Suite struct StatefulEndpointIntegrationTests {
+    struct Todo: Codable, Sendable, Equatable {
+        var id: Int?
+        var title: String?
+    }
+
+    /// The seed's API class, pointed at the test server.
+    @MainActor final class TodosAPI {
+        private let url: URL
+        private let jsonDecoder = JSONDecoder()
+        private let transport: any HTTPTransport
+
+        init(url: URL, transport: any HTTPTransport = URLSessionTransport()) {
+            self.url = url
+            self.transport = transport
+        }
+
+        lazy var all: StatefulEndpoint<[Todo]> = {
+            StatefulEndpoint(endpoint: self.get(), transport: transport)
+        }()
+
+        func get() -> Endpoint<[Todo]> {
+            var request = URLRequest(method: .get, url: self.url)
+            request.httpAccept(.json)
+            return Endpoint(request: request, decodeResponse: self.jsonDecoder.decodeResponse)
+        }
+    }
+
+    @MainActor final class Screen {
+        var states: [RequestState<[Todo]>] = []
+    }
+
+    /// Holds a server handler until opened.
+    actor Gate {
+        private var isOpen = false
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+
+        func wait() async {
+            if isOpen { return }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+
+        func open() {
+            isOpen = true
+            for waiter in waiters { waiter.resume() }
+            waiters = []
+        }
+    }
+
+    /// Numbers the requests a route receives.
+    actor Counter {
+        private(set) var value = 0
+        func next() -> Int {
+            value += 1
+            return value
+        }
+    }
+
+    static func waitUntil<A: Sendable>(
+        _ endpoint: StatefulEndpoint<A>, _ predicate: @escaping @Sendable (RequestState<A>) -> Bool
+    ) async -> RequestState<A>? {
+        for await state in endpoint.states where predicate(state) { return state }
+        return nil
+    }
+
+    @MainActor @Test func twoScreensObservingTheSharedEndpointMakeOneRequest() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let gate = Gate()
+        await server.route("GET /todos") { _ in
+            await gate.wait()  // both screens observe before the answer
+            return .json(200, #"[{"id": 1, "title": "Integrate"}]"#)
+        }
+        let api = TodosAPI(url: server.url("/todos"))
+        let (list, badge) = (Screen(), Screen())
+        for screen in [list, badge] {
+            api.all.observe(owner: screen) { screen, state in screen.states.append(state) }
+        }
+        await gate.open()
+        _ = await Self.waitUntil(api.all) { if case .success = $0 { true } else { false } }
+        await api.all.waitForDeliveries()
+
+        let todos = [Todo(id: 1, title: "Integrate")]
+        #expect(list.states == [.idle, .loading, .success(todos)])
+        #expect(badge.states == [.loading, .success(todos)])
+        #expect(server.requests.count == 1)
+        #expect(server.requests.first?.header("accept") == "application/json")
+    }
+
+    @Test func concurrentLoadIfNeededSendsOneRequestOverTheWire() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /todos", response: .json(200, "[]"))
+        let endpoint = await TodosAPI(url: server.url("/todos")).get()
+        let shared = StatefulEndpoint(endpoint: endpoint, transport: URLSessionTransport())
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<200 { group.addTask { shared.loadIfNeeded() } }
+        }
+        #expect(await Self.waitUntil(shared) { if case .loading = $0 { false } else { true } } == .success([]))
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func reloadDuringASlowResponseCancelsItAndDeliversOnlyTheNewerAnswer() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let gate = Gate()
+        let counter = Counter()
+        await server.route("GET /todos") { _ in
+            let number = await counter.next()
+            if number == 1 { await gate.wait() }  // the first answer is slow
+            return .json(200, #"[{"id": \#(number)}]"#)
+        }
+        let endpoint = await TodosAPI(url: server.url("/todos")).get()
+        let shared = StatefulEndpoint(endpoint: endpoint, transport: URLSessionTransport())
+        var states = shared.states.makeAsyncIterator()
+        #expect(await states.next() == .idle)
+        shared.load()
+        _ = await server.waitForRequests(count: 1)
+        shared.reload()
+        #expect(await states.next() == .loading)
+        #expect(await states.next() == .success([Todo(id: 2)]))
+        await gate.open()
+        #expect(await server.waitForClosedConnections(atLeast: 1))  // the slow request was cancelled on the wire
+        #expect(shared.state == .success([Todo(id: 2)]))
+    }
+
+    @Test func aFailedReloadKeepsTheTypedErrorAndTheLastValue() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let counter = Counter()
+        await server.route("GET /todos") { _ in
+            await counter.next() == 1 ? .json(200, #"[{"id": 1}]"#) : .json(503, #"{"error": "maintenance"}"#)
+        }
+        let endpoint = await TodosAPI(url: server.url("/todos")).get()
+        let shared = StatefulEndpoint(endpoint: endpoint, transport: URLSessionTransport())
+        shared.loadIfNeeded()
+        _ = await Self.waitUntil(shared) { $0 == .success([Todo(id: 1)]) }
+        shared.reload()
+        let failed = await Self.waitUntil(shared) { if case .failure = $0 { true } else { false } }
+        guard case .failure(let error) = failed else {
+            Issue.record("expected a failure, got \(String(describing: failed))")
+            return
+        }
+        #expect((error.underlyingError as? HTTPTransportError)?.code == .unacceptableStatus(503))
+        #expect(shared.lastValue == [Todo(id: 1)])
+    }
+}

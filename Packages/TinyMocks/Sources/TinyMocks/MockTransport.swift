@@ -56,6 +56,11 @@ public final class MockTransport: HTTPTransport, Sendable {
         let responses: [MockResponse]
         var calls = 0
 
+        func matches(_ method: HTTPMethod, _ path: RequestPath, _ items: [URLQueryItem]) -> Bool {
+            method == self.method && path == self.path
+                && query.allSatisfy { name, value in items.contains { $0.name == name && $0.value == value } }
+        }
+
         var label: String {
             let query = query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
             return "\(method) \(path.description)" + (query.isEmpty ? "" : "?" + query)
@@ -158,15 +163,11 @@ public final class MockTransport: HTTPTransport, Sendable {
         method: HTTPMethod, path: RequestPath, query: [URLQueryItem]
     ) -> (MockResponse?, MockDelay?) {
         state.withLock { state in
-            let matching = state.routes.indices.filter { index in
-                let route = state.routes[index]
-                return route.method == method && route.path == path
-                    && route.query.allSatisfy { item in query.contains { $0.name == item.key && $0.value == item.value }
-                    }
-            }
-            guard let best = matching.max(by: { state.routes[$0].query.count <= state.routes[$1].query.count }) else {
-                return (nil, nil)
-            }
+            let matching = state.routes.indices.filter { state.routes[$0].matches(method, path, query) }
+            // The route naming the most query items; among those, the one registered last.
+            guard
+                let best = matching.max(by: { (state.routes[$0].query.count, $0) < (state.routes[$1].query.count, $1) })
+            else { return (nil, nil) }
             let route = state.routes[best]
             state.routes[best].calls += 1
             return (route.responses[min(route.calls, route.responses.count - 1)], route.delay)

@@ -62,6 +62,13 @@ import TinyHTTPTransport
         #expect(directory == sandbox.mocks.standardizedFileURL.path)
     }
 
+    @Test(arguments: ["http://h/ok?file=../../secret.json", "http://h/ok?%2F..%2Fsecret#../../passwd"])
+    func queriesAndFragmentsNeverNameTheFile(url: String) async throws {
+        let sandbox = try Sandbox()
+        let (body, _) = try await MockTransport(files: .directory(sandbox.mocks)).send(request(.get, url))
+        #expect(body == Data("{}".utf8))
+    }
+
     @Test func invalidPercentEncodingIsRefused() throws {
         #expect(throws: MockError.unsafePath(path: "/a/%ZZ", reason: "\"%ZZ\" is not valid percent-encoding")) {
             try MockFiles.fileName(for: .get, path: "/a/%ZZ")

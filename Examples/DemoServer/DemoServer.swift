@@ -24,9 +24,13 @@ public final class DemoServer: Sendable {
     }
 
     /// Starts a server with fresh seed data and returns once it is listening.
-    public static func start(api: DemoAPI = DemoAPI()) async throws -> DemoServer {
+    ///
+    /// - Parameters:
+    ///   - port: The port to listen on; 0 (the default) for a free port chosen by the system.
+    ///   - api: The API to serve.
+    public static func start(port: UInt16 = 0, api: DemoAPI = DemoAPI()) async throws -> DemoServer {
         let server = HTTPServer(
-            address: try .inet(ip4: "127.0.0.1", port: 0), logger: .disabled, handler: DemoHandler(api: api))
+            address: try .inet(ip4: "127.0.0.1", port: port), logger: .disabled, handler: DemoHandler(api: api))
         let task = Task { try await server.run() }
         do {
             try await server.waitUntilListening()

@@ -16,15 +16,24 @@ public struct ExamplesOptions: Sendable, Equatable {
     /// Runs only the combinations whose name contains this text (case-insensitive).
     public var only: String?
     public var showHelp = false
+    /// Only serves the demo API (on `port`, or a free port) until the program is stopped.
+    public var serve = false
+    public var port: UInt16?
 
-    public init(target: Target = .demoServer, only: String? = nil, showHelp: Bool = false) {
+    public init(
+        target: Target = .demoServer, only: String? = nil, showHelp: Bool = false, serve: Bool = false,
+        port: UInt16? = nil
+    ) {
         self.target = target
         self.only = only
         self.showHelp = showHelp
+        self.serve = serve
+        self.port = port
     }
 
     public static let usage = """
         USAGE: tinykit-examples [--mocks | --base-url <url>] [--only <text>]
+               tinykit-examples --serve [--port <port>]
 
         Runs every TinyKit example (each declaration style with each consumer) and prints a table.
         By default the examples talk to a demo REST server started on 127.0.0.1 (/users, /todos, /posts).
@@ -33,6 +42,8 @@ public struct ExamplesOptions: Sendable, Equatable {
           --base-url <url>  Use the JSON API at <url> instead, e.g. https://jsonplaceholder.typicode.com
           --mocks           Use the example mocks (JSON files served by TinyMocks); no network
           --only <text>     Run only the combinations whose name contains <text>, e.g. --only tinyAPI
+          --serve           Only start the demo server and keep it running (Ctrl-C stops it)
+          --port <port>     The port of --serve (default: a free one)
           -h, --help        Show this help
         """
 
@@ -60,10 +71,24 @@ public struct ExamplesOptions: Sendable, Equatable {
                 baseURL = try parseBaseURL(try value())
             case "--only":
                 options.only = try value()
+            case "--serve":
+                options.serve = true
+            case "--port":
+                let text = try value()
+                guard let port = UInt16(text) else {
+                    throw UsageError("--port needs a number from 0 to 65535, got '\(text)'")
+                }
+                options.port = port
             default:
                 throw UsageError(
                     argument.hasPrefix("-") ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
             }
+        }
+        if options.serve, baseURL != nil || mocks || options.only != nil {
+            throw UsageError("--serve runs no examples: it cannot be combined with --mocks, --base-url or --only")
+        }
+        if options.port != nil, !options.serve {
+            throw UsageError("--port is only used with --serve")
         }
         switch (baseURL, mocks) {
         case (.some, true): throw UsageError("use either --mocks or --base-url, not both")

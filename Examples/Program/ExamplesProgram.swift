@@ -27,6 +27,9 @@ public enum ExamplesProgram {
 
     /// Runs the program and prints its output; returns the exit status.
     public static func main(arguments: [String]) async -> Int32 {
+        if let options = try? ExamplesOptions.parse(arguments), options.serve, !options.showHelp {
+            return await serve(port: options.port ?? 0)
+        }
         let output = await run(arguments: arguments)
         if !output.standardOutput.isEmpty { print(output.standardOutput) }
         if !output.standardError.isEmpty {
@@ -99,6 +102,25 @@ public enum ExamplesProgram {
         return Output(
             status: failures == 0 ? 0 : 1, standardOutput: ExamplesTable.render(rows) + "\n\n" + summary,
             standardError: "", rows: rows)
+    }
+
+    /// Serves the demo API until the process is stopped.
+    static func serve(port: UInt16) async -> Int32 {
+        let server: DemoServer
+        do {
+            server = try await DemoServer.start(port: port)
+        } catch {
+            FileHandle.standardError.write(Data("error: could not start the demo server: \(error)\n".utf8))
+            return 1
+        }
+        let line =
+            "Demo server listening at \(server.baseURL.absoluteString) (/users, /todos, /posts). Ctrl-C stops it.\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(3600))
+        }
+        await server.stop()
+        return 0
     }
 
     /// Runs one example with a time limit and turns its report or error into a row.

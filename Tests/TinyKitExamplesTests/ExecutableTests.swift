@@ -1,5 +1,10 @@
 import Foundation
 import Testing
+import TinyHTTPTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The built `tinykit-examples` executable, run as a user runs it: exit status and what reaches the terminal.
 @Suite(.enabled(if: BuiltExecutable.url != nil, "tinykit-examples is not built next to the tests"))
@@ -51,6 +56,32 @@ struct ExecutableTests {
         #expect(result.status == status)
         #expect(result.output.isEmpty)
         #expect(result.error == message)
+    }
+
+    @Test func servesTheDemoAPIUntilStopped() async throws {
+        guard let executable = BuiltExecutable.url else { return }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--serve"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { process.terminate() }
+
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.hasPrefix("Demo server listening at http://127.0.0.1:"))
+        let address = try #require(text.split(separator: " ").first { $0.hasPrefix("http://") })
+        let url = try #require(URL(string: String(address)))
+
+        let (body, response) = try await URLSessionTransport().send(URLRequest(url: url.appendingRelative("users/3")))
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self).contains("Alan Turing"))
     }
 
     @Test func helpPrintsUsage() throws {

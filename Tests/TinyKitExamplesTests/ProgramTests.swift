@@ -79,6 +79,13 @@ import TinyKitExamplesProgram
             "error: use either --mocks or --base-url, not both (see --help)"
         ),
         (["--only", "nothing-matches"], "error: no combination matches --only 'nothing-matches'"),
+        (["--port", "8080"], "error: --port is only used with --serve (see --help)"),
+        (["--serve", "--port", "http"], "error: --port needs a number from 0 to 65535, got 'http' (see --help)"),
+        (["--serve", "--port", "70000"], "error: --port needs a number from 0 to 65535, got '70000' (see --help)"),
+        (
+            ["--serve", "--mocks"],
+            "error: --serve runs no examples: it cannot be combined with --mocks, --base-url or --only (see --help)"
+        ),
     ])
     func rejectsBadInputWithOneLine(arguments: [String], message: String) async {
         let output = await ExamplesProgram.run(arguments: arguments)

@@ -6,8 +6,7 @@ public enum TinyAPIAsync: Example {
         .tinyAPI, .async, file: "Examples/Combinations/TinyAPI/TinyAPIAsync.swift")
 
     public static func run(_ context: ExampleContext) async throws -> ExampleReport {
-        let dependency = APIClientDependency(
-            client: TinyAPIClient(transport: context.transport), baseURL: context.baseURL.absoluteString)
+        let dependency = APIClientDependency(for: context)
         return try await APIClientDependency.$current.withValue(dependency) {
             let client = APIClientDependency.current.client
 

@@ -6,7 +6,7 @@ public enum TinyAPICompletionHandler: Example {
         .tinyAPI, .completionHandler, file: "Examples/Combinations/TinyAPI/TinyAPICompletionHandler.swift")
 
     public static func run(_ context: ExampleContext) async throws -> ExampleReport {
-        let dependency = APIClientDependency(client: TinyAPIClient.live, baseURL: context.baseURL.absoluteString)
+        let dependency = APIClientDependency(for: context)
         let endpoint = try APIClientDependency.$current.withValue(dependency) {
             try UserEndpoint.detail(id: 2).endpoint(as: User.self)
         }

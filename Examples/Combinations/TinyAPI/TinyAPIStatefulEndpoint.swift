@@ -19,7 +19,7 @@ public enum TinyAPIStatefulEndpoint: Example {
 
     @MainActor
     public static func run(_ context: ExampleContext) async throws -> ExampleReport {
-        let dependency = APIClientDependency(client: TinyAPIClient.live, baseURL: context.baseURL.absoluteString)
+        let dependency = APIClientDependency(for: context)
         let endpoint = try APIClientDependency.$current.withValue(dependency) {
             try UserEndpoint.list.endpoint(as: [User].self)
         }

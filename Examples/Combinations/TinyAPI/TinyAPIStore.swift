@@ -55,8 +55,7 @@ public enum TinyAPIStore: Example {
 
     @MainActor
     public static func run(_ context: ExampleContext) async throws -> ExampleReport {
-        let dependency = APIClientDependency(
-            client: TinyAPIClient(transport: context.transport), baseURL: context.baseURL.absoluteString)
+        let dependency = APIClientDependency(for: context)
         let store = Store<UserListFeature>()
 
         await APIClientDependency.$current.withValue(dependency) {

@@ -1,6 +1,7 @@
 import Foundation
 import TinyEndpoint
 import TinyHTTPTransport
+import TinyMocks
 
 /// The users API in tinyAPI's style: an enum with one case per call.
 enum UserEndpoint {
@@ -45,6 +46,10 @@ struct APIClientDependency: Sendable {
     let baseURL: String
 
     static let live = APIClientDependency(client: TinyAPIClient.live, baseURL: "https://jsonplaceholder.typicode.com")
+    /// Answers from the `mock_<method>_<path>.json` files of the app bundle, after a short delay.
+    static var preview: APIClientDependency {
+        APIClientDependency(client: MockTinyAPIClient.preview, baseURL: "https://jsonplaceholder.typicode.com")
+    }
 
     @TaskLocal static var current = live
 }

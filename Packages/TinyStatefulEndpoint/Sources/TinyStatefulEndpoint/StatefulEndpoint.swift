@@ -93,15 +93,16 @@ public final class StatefulEndpoint<A: Sendable>: Sendable {
     /// Loads unless there is a usable state: does nothing while a load is in flight (the caller joins it) or while
     /// a loaded value is fresh; loads when idle, after a failure, or when the value is older than ``maximumAge``.
     public func loadIfNeeded() {
-        core.withLock { core in
-            if needsLoad(core) { startLoad(&core) }
-        }
+        let now = now()
+        let replaced = core.withLock { core in needsLoad(core, now: now) ? startLoad(&core) : nil }
+        replaced?.cancel()
     }
 
     /// Starts a new load, cancelling the one in flight. Observers see `.loading` (once, even if a load was already
     /// in flight) and then the result of this load only.
     public func load() {
-        core.withLock { startLoad(&$0) }
+        let replaced = core.withLock { startLoad(&$0) }
+        replaced?.cancel()
     }
 
     /// Starts a new load, cancelling the one in flight: the same as ``load()``.
@@ -109,29 +110,32 @@ public final class StatefulEndpoint<A: Sendable>: Sendable {
 
     /// Cancels the load in flight, forgets the last value and goes back to `.idle`.
     public func clear() {
-        core.withLock { core in
+        let replaced = core.withLock { core in
             core.generation += 1
-            core.task?.cancel()
-            core.task = nil
+            defer { core.task = nil }
             core.lastSuccess = nil
             publish(.idle, in: &core)
+            return core.task
         }
+        replaced?.cancel()
     }
 
-    private func needsLoad(_ core: Core) -> Bool {
+    private func needsLoad(_ core: Core, now: Date) -> Bool {
         switch core.state {
         case .idle, .failure: return true
         case .loading: return false
         case .success:
             guard let maximumAge, let date = core.lastSuccess?.date else { return false }
-            return now().timeIntervalSince(date) >= maximumAge
+            return now.timeIntervalSince(date) >= maximumAge
         }
     }
 
-    private func startLoad(_ core: inout Core) {
+    /// Starts a load of a new generation and returns the load it replaces, for the caller to cancel once the lock
+    /// is released (a transport's cancellation handler runs synchronously and must not run under the lock).
+    private func startLoad(_ core: inout Core) -> Task<Void, Never>? {
         core.generation += 1
         let generation = core.generation
-        core.task?.cancel()
+        let replaced = core.task
         let (endpoint, transport) = (self.endpoint, self.transport)
         core.task = Task { [weak self] in
             let result: Result<A, any Error>
@@ -143,6 +147,7 @@ public final class StatefulEndpoint<A: Sendable>: Sendable {
             self?.finish(generation, with: result)
         }
         publish(.loading, in: &core)
+        return replaced
     }
 
     private func finish(_ generation: UInt64, with result: Result<A, any Error>) {

@@ -58,6 +58,31 @@ import TinyRequestState
         #expect(endpoint.lastValue == "v2")
     }
 
+    @Test func aTransportsCancellationHandlerMayCallBackIntoTheEndpoint() async {
+        let endpointBox = Collected<StatefulEndpoint<String>>()
+        let statesSeenOnCancel = Collected<RequestState<String>>()
+        let gate = Gate()
+        let entered = CallRecorder()
+        let transport = StubTransport { call, request in
+            try await withTaskCancellationHandler {
+                _ = await entered.record()
+                if call == 1 { await gate.wait() }
+                return try await numberedResponses(call, request)
+            } onCancel: {
+                // Runs synchronously inside `cancel()`: it would deadlock if the endpoint cancelled under its lock.
+                if let endpoint = endpointBox.values.first { statesSeenOnCancel.append(endpoint.state) }
+            }
+        }
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
+        endpointBox.append(endpoint)
+        endpoint.load()
+        await entered.wait(for: 1)
+        endpoint.reload()
+        #expect(statesSeenOnCancel.values == [.loading])
+        await gate.open()
+        await waitUntil(endpoint) { $0 == .success("v2") }
+    }
+
     @Test func clearCancelsTheLoadInFlightAndDropsItsAnswer() async throws {
         let gate = Gate()
         let transport = StubTransport { call, request in

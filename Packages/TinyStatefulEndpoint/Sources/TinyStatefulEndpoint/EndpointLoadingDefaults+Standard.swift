@@ -1,6 +1,6 @@
 import TinyHTTPTransport
 
-#if canImport(UIKit)
+#if canImport(UIKit) && !os(watchOS)
     import UIKit
 #endif
 
@@ -8,11 +8,12 @@ extension EndpointLoadingDefaults {
     /// The live `URLSession` transport; on UIKit platforms an overlay spinner on a `UIViewController`'s view and an
     /// alert for errors, elsewhere no activity and errors ignored.
     public static var standard: EndpointLoadingDefaults {
-        #if canImport(UIKit)
+        #if canImport(UIKit) && !os(watchOS)
             EndpointLoadingDefaults(
                 transport: URLSessionTransport.shared,
                 activityIndicator: { controller in
-                    (controller as? UIViewController).map { OverlayActivityIndicator(view: $0.view) }
+                    guard let controller = controller as? UIViewController else { return nil }
+                    return OverlayActivityIndicator(view: controller.view)
                 },
                 errorHandler: { controller, error in
                     guard let controller = controller as? UIViewController else { return }
@@ -27,7 +28,7 @@ extension EndpointLoadingDefaults {
     }
 }
 
-#if canImport(UIKit)
+#if canImport(UIKit) && !os(watchOS)
     /// A spinner centred over a view while a load runs.
     @MainActor
     public final class OverlayActivityIndicator: ActivityIndicator {

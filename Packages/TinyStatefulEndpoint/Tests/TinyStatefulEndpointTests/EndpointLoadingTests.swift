@@ -122,7 +122,7 @@ import TinyRequestState
     @Test func theStandardDefaultsShowNoActivityOffUIKit() {
         final class Plain: EndpointLoading {}
         let plain = Plain()
-        #if !canImport(UIKit)
+        #if !canImport(UIKit) || os(watchOS)
             #expect(plain.endpointLoadingDefaults.activityIndicator(plain) == nil)
         #endif
         plain.endpointLoadingDefaults.errorHandler(plain, HTTPTransportError(.timedOut))

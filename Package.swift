@@ -40,7 +40,7 @@ let package = Package(
     ],
     dependencies: [
         // Test-only: the in-process HTTP server of the integration tests. No library product uses it.
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1")
     ],
     targets: [
         module("TinyHTTPTransport"),

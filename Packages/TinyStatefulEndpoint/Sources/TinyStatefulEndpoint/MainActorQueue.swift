@@ -3,7 +3,7 @@ import Foundation
 /// Runs jobs on the main actor one after another, in the order they were enqueued, from any thread.
 ///
 /// One drain task at a time empties the queue, so order holds across jobs (separate `Task { @MainActor in }` per job
-/// would not guarantee it).
+/// would not guarantee it): a drain runs the jobs queued so far and, if more arrived meanwhile, schedules the next.
 final class MainActorQueue: Sendable {
     private struct Pending {
         var jobs: [@MainActor @Sendable () -> Void] = []
@@ -31,15 +31,20 @@ final class MainActorQueue: Sendable {
         }
     }
 
+    /// Runs the jobs queued so far, then hands the main actor back before running any queued meanwhile, so a
+    /// steady stream of state changes cannot starve other main-actor work.
     @MainActor private func drain() {
-        while true {
-            let jobs = pending.withLock { pending in
-                defer { pending.jobs = [] }
-                if pending.jobs.isEmpty { pending.isDraining = false }
-                return pending.jobs
-            }
-            if jobs.isEmpty { return }
-            for job in jobs { job() }
+        let jobs = pending.withLock { pending in
+            defer { pending.jobs = [] }
+            return pending.jobs
+        }
+        for job in jobs { job() }
+        let hasMore = pending.withLock { pending in
+            if pending.jobs.isEmpty { pending.isDraining = false }
+            return pending.isDraining
+        }
+        if hasMore {
+            Task { @MainActor in self.drain() }
         }
     }
 }

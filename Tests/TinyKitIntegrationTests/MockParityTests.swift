@@ -23,6 +23,8 @@ import TinyKitTestServer
         var status: Int
         var headers: [String: String] = [:]
         var body: String = ""
+        /// Seconds before the answer: the server waits before its headers, the mock waits on its clock.
+        var delay: Double = 0
     }
 
     /// A transport serving `routes`, and what it received.
@@ -31,6 +33,8 @@ import TinyKitTestServer
         let baseURL: String
         let server: TestServer?
         let mock: MockTransport?
+        /// One element each time the mock starts waiting out a delay.
+        let mockDelays: AsyncStream<Void>?
 
         /// The method, path and body of each request received, in order.
         var received: [(method: String, path: String, body: Data)] {
@@ -41,6 +45,13 @@ import TinyKitTestServer
         var client: TinyAPIClient { TinyAPIClient(transport: transport) }
 
         func url(_ path: String) throws -> URL { try #require(URL(string: baseURL + path)) }
+
+        /// Returns once the server has received a request, or the mock is waiting out a delay.
+        func waitUntilInFlight() async {
+            if let server { _ = await server.waitForRequests(count: 1) }
+            var delays = mockDelays?.makeAsyncIterator()
+            _ = await delays?.next()
+        }
     }
 
     static let routes = [
@@ -51,6 +62,7 @@ import TinyKitTestServer
         Route(method: .get, path: "/broken", status: 500, headers: ["Content-Type": "text/plain"], body: "boom"),
         Route(method: .get, path: "/garbled", status: 200, body: #"{"id":"#),
         Route(method: .get, path: "/empty", status: 200),
+        Route(method: .get, path: "/slow", status: 200, body: "[]", delay: 600),
     ]
     static let usersJSON = #"[{"id":1,"name":"Ada"},{"id":2,"name":"Grace"}]"#
 
@@ -73,19 +85,24 @@ import TinyKitTestServer
             let server = try await TestServer.start()
             for route in routes {
                 let response = TestResponse(status: route.status, headers: route.headers, body: Data(route.body.utf8))
-                await server.route("\(route.method) \(route.path)", response: response)
+                await server.route("\(route.method) \(route.path)", response: response.delayed(by: route.delay))
             }
             return Fixture(
                 transport: URLSessionTransport(configuration: .ephemeral), baseURL: server.baseURL.absoluteString,
-                server: server, mock: nil)
+                server: server, mock: nil, mockDelays: nil)
         case .mock:
-            let mock = MockTransport()
-            for route in routes {
-                mock.register(
-                    route.method, route.path, .status(route.status, headers: route.headers, body: Data(route.body.utf8))
-                )
+            let (delays, continuation) = AsyncStream.makeStream(of: Void.self)
+            let clock = MockClock { nanoseconds in
+                continuation.yield()
+                try await Task.sleep(nanoseconds: nanoseconds)
             }
-            return Fixture(transport: mock, baseURL: "https://api.example.com", server: nil, mock: mock)
+            let mock = MockTransport(clock: clock)
+            for route in routes {
+                let response = MockResponse.status(route.status, headers: route.headers, body: Data(route.body.utf8))
+                mock.register(route.method, route.path, delay: .seconds(route.delay), response)
+            }
+            return Fixture(
+                transport: mock, baseURL: "https://api.example.com", server: nil, mock: mock, mockDelays: delays)
         }
     }
 
@@ -210,6 +227,18 @@ import TinyKitTestServer
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.request(endpoint, as: [Person].self)
         }
+        await #expect(throws: TinyAPIError.cancelled) { try await task.value }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func cancellingARequestInFlightIsCancelled(backend: Backend) async throws {
+        let fixture = try await Self.fixture(backend)
+        defer { fixture.server?.stop() }
+        let client = fixture.client
+        let endpoint = People(baseURL: fixture.baseURL, path: "/slow")
+        let task = Task { try await client.request(endpoint, as: [Person].self) }
+        await fixture.waitUntilInFlight()
+        task.cancel()
         await #expect(throws: TinyAPIError.cancelled) { try await task.value }
     }
 }

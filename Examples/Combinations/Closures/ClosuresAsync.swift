@@ -10,7 +10,7 @@ public enum ClosuresAsync: Example {
         let alans = try await client.fetchPosts(3)
         let created = try await client.createPost(
             Post(userId: 1, title: "Hello, TinyKit", body: "Written by an example."))
-        let newID = created.id ?? 0
+        guard let newID = created.id else { throw ExampleFailure(created) }
         try await client.deletePost(newID)
 
         return ExampleReport(

@@ -17,7 +17,7 @@ public enum TinyAPIAsync: Example {
             let created = try await client.request(UserEndpoint.create(newUser), as: User.self)
             first.email = "ada@analytical.example"
             let updated = try await client.request(UserEndpoint.update(id: 1, user: first), as: User.self)
-            let newID = created.id ?? 0
+            guard let newID = created.id else { throw ExampleFailure(created) }
             _ = try await client.request(UserEndpoint.delete(id: newID), as: EmptyResponse.self)
 
             let missing: String
@@ -25,7 +25,8 @@ public enum TinyAPIAsync: Example {
                 _ = try await client.request(UserEndpoint.detail(id: 9999), as: User.self)
                 missing = "found"
             } catch let error as TinyAPIError {
-                if case .httpError(let status) = error.kind { missing = "httpError(\(status))" } else { throw error }
+                guard case .httpError(let status) = error.kind else { throw error }
+                missing = "httpError(\(status))"
             }
 
             return ExampleReport(

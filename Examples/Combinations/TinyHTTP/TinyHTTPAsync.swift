@@ -16,7 +16,7 @@ public enum TinyHTTPAsync: Example {
         let created = try await transport.load(api.put(todo: Todo(userId: 1, title: "Try TinyKit")))
         first.completed = true
         let updated = try await transport.load(api.put(todo: first))
-        let newID = created.id ?? 0
+        guard let newID = created.id else { throw ExampleFailure(created) }
         try await transport.load(api.delete(id: newID))
 
         let missing: String

@@ -21,9 +21,7 @@ public enum TinyHTTPCompletionHandler: Example {
         }
 
         func show(todoID: Int) -> Task<Void, Never> {
-            load(endpoint: api.get(id: todoID)) { error in
-                self.errorMessage = "\(error)"
-            } onSuccess: { todo in
+            load(endpoint: api.get(id: todoID), onError: { error in self.errorMessage = "\(error)" }) { todo in
                 self.title = todo.title
             }
         }

@@ -16,7 +16,7 @@ public enum TinyNetworkingAsync: Example {
         let draft = Post(userId: 1, title: "Hello, TinyKit", body: "Written by an example.")
         let created = try await transport.load(api.create(draft))
         let updated = try await transport.load(api.update(Post(userId: 1, title: first.title, body: "Edited."), id: 1))
-        let newID = created.id ?? 0
+        guard let newID = created.id else { throw ExampleFailure(created) }
         try await transport.load(api.delete(id: newID))
 
         let missing: String

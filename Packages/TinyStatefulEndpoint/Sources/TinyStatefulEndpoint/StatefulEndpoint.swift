@@ -11,7 +11,7 @@ import TinyRequestState
 ///
 /// ```swift
 /// let todos = StatefulEndpoint(endpoint: api.get(), transport: transport)
-/// todos.observe(owner: self) { state in render(state) }
+/// todos.observe(owner: self) { screen, state in screen.render(state) }
 /// ```
 ///
 /// Loading:
@@ -62,7 +62,7 @@ public final class StatefulEndpoint<A: Sendable>: Sendable {
     ///     TinyHTTP's `StatefulEndpoint(endpoint: api.get())` compiles as it is.
     ///   - maximumAge: After how many seconds a loaded value is stale, so that ``loadIfNeeded()`` (and a new
     ///     observer) loads again; `nil`, the default, keeps a value until ``load()`` or ``clear()``.
-    ///   - now: The clock `maximumAge` is measured on; inject one in tests.
+    ///   - now: The clock `maximumAge` is measured on: the wall clock by default; inject one in tests.
     public init(
         endpoint: Endpoint<A>, transport: any HTTPTransport = URLSessionTransport.shared,
         maximumAge: TimeInterval? = nil,

@@ -174,6 +174,21 @@ import TinyKitTestServer
         #expect(server.requests.count == 1)
     }
 
+    @Test func loadingAnEndpointTurnsThe401IntoAnUnacceptableStatusError() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let endpoint = Endpoint<[String: Bool]>(json: .get, url: server.url("/auth/basic"))
+        let transport = self.transport
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await bounded { try await transport.load(endpoint) }
+        }
+
+        #expect(error.code == .unacceptableStatus(401))
+        #expect(error.response?.value(forHTTPHeaderField: "WWW-Authenticate") == #"Basic realm="test""#)
+        #expect(error.description.contains("unacceptable status 401: GET \(server.url("/auth/basic").absoluteString)"))
+    }
+
     @Test func unauthorizedThenAuthorizedWithTheSameTransport() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

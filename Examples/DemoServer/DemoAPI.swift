@@ -31,27 +31,27 @@ public final class DemoAPI: @unchecked Sendable {  // Safe: `collections` is onl
         guard let name = segments.first else {
             return .json(.object(["resources": .array([.string("users"), .string("todos"), .string("posts")])]))
         }
-        return lock.withLock {
-            guard var collection = collections[name] else { return .error(404, "no resource /\(name)") }
-            defer { collections[name] = collection }
-            switch (request.method, segments.count) {
-            case ("GET", 1):
-                return .json(.array(collection.list(matching: request.query)))
-            case ("POST", 1):
-                return collection.create(request.body)
-            case (_, 1):
-                return .error(405, "\(request.method) is not allowed on /\(name)")
-            case (_, 2), (_, 3):
-                guard let id = Int(segments[1]) else {
-                    return .error(404, "no \(collection.schema.name) '\(segments[1])'")
-                }
-                if segments.count == 3 {
-                    return nested(segments[2], of: collection, id: id, method: request.method)
-                }
-                return collection.handle(request.method, id: id, body: request.body)
-            default:
-                return .error(404, "no resource \(request.path)")
+        lock.lock()
+        defer { lock.unlock() }
+        guard var collection = collections[name] else { return .error(404, "no resource /\(name)") }
+        defer { collections[name] = collection }
+        switch (request.method, segments.count) {
+        case ("GET", 1):
+            return .json(.array(collection.list(matching: request.query)))
+        case ("POST", 1):
+            return collection.create(request.body)
+        case (_, 1):
+            return .error(405, "\(request.method) is not allowed on /\(name)")
+        case (_, 2), (_, 3):
+            guard let id = Int(segments[1]) else {
+                return .error(404, "no \(collection.schema.name) '\(segments[1])'")
             }
+            if segments.count == 3 {
+                return nested(segments[2], of: collection, id: id, method: request.method)
+            }
+            return collection.handle(request.method, id: id, body: request.body)
+        default:
+            return .error(404, "no resource \(request.path)")
         }
     }
 

@@ -23,7 +23,7 @@ public enum ExamplesProgram {
     public static let usageStatus: Int32 = 64
 
     /// How long one example may take before it counts as failed.
-    public static let exampleTimeout: Duration = .seconds(15)
+    public static let exampleTimeoutSeconds: UInt64 = 15
 
     /// Runs the program and prints its output; returns the exit status.
     public static func main(arguments: [String]) async -> Int32 {
@@ -117,7 +117,7 @@ public enum ExamplesProgram {
             "Demo server listening at \(server.baseURL.absoluteString) (/users, /todos, /posts). Ctrl-C stops it.\n"
         FileHandle.standardOutput.write(Data(line.utf8))
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
+            try? await Task.sleep(nanoseconds: 3_600 * 1_000_000_000)
         }
         await server.stop()
         return 0
@@ -125,27 +125,26 @@ public enum ExamplesProgram {
 
     /// Runs one example with a time limit and turns its report or error into a row.
     static func runOne(_ example: any Example.Type, context: ExampleContext) async -> ExampleRow {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let outcome: Result<ExampleReport, any Error> = await withTaskGroup { group in
+        let start = DispatchTime.now().uptimeNanoseconds
+        let outcome = await withTaskGroup(of: Result<ExampleReport, any Error>.self) { group in
             group.addTask { await Result { try await example.run(context) } }
             group.addTask {
-                try? await Task.sleep(for: exampleTimeout)
+                try? await Task.sleep(nanoseconds: exampleTimeoutSeconds * 1_000_000_000)
                 return .failure(ExampleTimeout())
             }
             let first = await group.next() ?? .failure(ExampleTimeout())
             group.cancelAll()
             return first
         }
-        let duration = clock.now - start
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
         let name = example.combination.description
         switch outcome {
         case .success(let report):
             return ExampleRow(
-                combination: name, did: report.did, result: report.result, succeeded: true, duration: duration)
+                combination: name, did: report.did, result: report.result, succeeded: true, milliseconds: milliseconds)
         case .failure(let error):
             return ExampleRow(
-                combination: name, did: "", result: oneLine(error), succeeded: false, duration: duration)
+                combination: name, did: "", result: oneLine(error), succeeded: false, milliseconds: milliseconds)
         }
     }
 
@@ -173,7 +172,7 @@ public enum ExamplesProgram {
 
 /// An example that took longer than ``ExamplesProgram/exampleTimeout``.
 struct ExampleTimeout: Error, CustomStringConvertible {
-    var description: String { "timed out after \(ExamplesProgram.exampleTimeout)" }
+    var description: String { "timed out after \(ExamplesProgram.exampleTimeoutSeconds) s" }
 }
 
 extension Result where Failure == any Error {

@@ -6,14 +6,15 @@ public struct ExampleRow: Sendable, Equatable {
     public var did: String
     public var result: String
     public var succeeded: Bool
-    public var duration: Duration
+    /// How long the example took, in milliseconds.
+    public var milliseconds: Double
 
-    public init(combination: String, did: String, result: String, succeeded: Bool, duration: Duration) {
+    public init(combination: String, did: String, result: String, succeeded: Bool, milliseconds: Double) {
         self.combination = combination
         self.did = did
         self.result = result
         self.succeeded = succeeded
-        self.duration = duration
+        self.milliseconds = milliseconds
     }
 }
 
@@ -22,7 +23,10 @@ enum ExamplesTable {
     static func render(_ rows: [ExampleRow]) -> String {
         let header = ["combination", "did", "result", "time"]
         let cells = rows.map { row in
-            [row.combination, row.did, (row.succeeded ? "" : "FAILED: ") + row.result, milliseconds(row.duration)]
+            [
+                row.combination, row.did, (row.succeeded ? "" : "FAILED: ") + row.result,
+                String(format: "%.1f ms", row.milliseconds),
+            ]
         }
         let widths = header.indices.map { column in
             ([header] + cells).map { $0[column].count }.max() ?? 0
@@ -36,11 +40,5 @@ enum ExamplesTable {
         }
         let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
         return ([line(header), rule] + cells.map(line)).joined(separator: "\n")
-    }
-
-    static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let ms = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        return String(format: "%.1f ms", ms)
     }
 }

@@ -34,8 +34,10 @@ public struct MockResponse: Sendable {
             body: Data(text.utf8))
     }
 
-    /// A response whose body is `json`, JSON text as it would come from a server (`Content-Type:
-    /// application/json` unless `headers` says otherwise).
+    /// A response whose body is `json`, JSON text sent as it is, as it would come from a server
+    /// (`Content-Type: application/json` unless `headers` says otherwise).
+    ///
+    /// A `String` argument always picks this overload: `.json("[]")` answers `[]`, not the JSON string `"[]"`.
     public static func json(_ json: String, status: Int = 200, headers: [String: String] = [:]) -> MockResponse {
         MockResponse(
             status: status, headers: headers.withDefault(contentType: "application/json"), body: Data(json.utf8))

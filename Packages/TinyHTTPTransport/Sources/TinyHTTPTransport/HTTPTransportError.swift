@@ -57,6 +57,8 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
     public var underlyingError: (any Error)?
     /// A human-readable detail, for example which header value was refused.
     public var message: String?
+    /// How many times the request was sent before this error: `1` unless a retry middleware sent it again.
+    public var attempts: Int = 1
 
     /// Creates an error.
     public init(
@@ -74,14 +76,21 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
     /// The status code of the response, when there was one.
     public var statusCode: Int? { response?.statusCode }
 
-    /// One line saying what happened: the category, the request's method and URL, the status, the detail, a
-    /// preview of the body and the underlying error, for example
+    /// One line saying what happened: the category, the request's method and URL, the status, the attempts, the
+    /// detail, a preview of the body and the underlying error, for example
     /// `HTTP request unacceptable status 404: GET https://api.example.com/users/7, body: {"error":"not found"}`.
-    public var description: String {
+    ///
+    /// Secret query parameters and URL passwords are redacted with ``HTTPRedaction/default``; header values are
+    /// never printed.
+    public var description: String { description(redacting: .default) }
+
+    /// ``description``, with the secrets that `redaction` names redacted from the URL.
+    public func description(redacting redaction: HTTPRedaction) -> String {
         var text = "HTTP request \(code)"
         if let request {
-            text += ": \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "(no URL)")"
+            text += ": \(request.httpMethod ?? "GET") \(request.url.map(redaction.redacted(url:)) ?? "(no URL)")"
         }
+        if attempts > 1 { text += ", after \(attempts) attempts" }
         if let response, code != .unacceptableStatus(response.statusCode) {
             text += ", status \(response.statusCode)"
         }

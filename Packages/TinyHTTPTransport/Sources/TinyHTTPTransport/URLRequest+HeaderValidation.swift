@@ -11,19 +11,35 @@ extension URLRequest {
     /// ``URLSessionTransport`` and the `URLSession` conformance call it for every request before sending it;
     /// call it yourself in your own ``HTTPTransport``.
     ///
+    /// On Linux, `setValue(_:forHTTPHeaderField:)` silently drops such a value (the request goes out without
+    /// the header), while `allHTTPHeaderFields` keeps it; check a value you are about to set with
+    /// ``validateHeaderField(name:value:)`` to hear about it.
+    ///
     /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest``, naming the header.
     public func validateHeaders() throws(HTTPTransportError) {
         for (name, value) in allHTTPHeaderFields ?? [:] {
-            if Self.containsLineBreak(name) {
-                throw HTTPTransportError(
-                    .invalidRequest, request: self,
-                    message: "the header name \(name.debugDescription) contains CR, LF or NUL")
+            do {
+                try Self.validateHeaderField(name: name, value: value)
+            } catch {
+                var error = error
+                error.request = self
+                throw error
             }
-            if Self.containsLineBreak(value) {
-                throw HTTPTransportError(
-                    .invalidRequest, request: self,
-                    message: "the value of the header \"\(name)\" contains CR, LF or NUL")
-            }
+        }
+    }
+
+    /// Checks one header field: neither `name` nor `value` may contain CR, LF or NUL.
+    ///
+    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest``, naming the header (never
+    ///   repeating the value, which may be a secret).
+    public static func validateHeaderField(name: String, value: String) throws(HTTPTransportError) {
+        if containsLineBreak(name) {
+            throw HTTPTransportError(
+                .invalidRequest, message: "the header name \(name.debugDescription) contains CR, LF or NUL")
+        }
+        if containsLineBreak(value) {
+            throw HTTPTransportError(
+                .invalidRequest, message: "the value of the header \"\(name)\" contains CR, LF or NUL")
         }
     }
 

@@ -51,6 +51,7 @@ import TinyHTTPTransport
         #expect(error.code == .invalidRequest)
         #expect(error.message == #"the value of the header "X-Trace" contains CR, LF or NUL"#)
         #expect(!error.description.contains("Injected"))
+        #expect(error.request == request)
     }
 
     @Test func lineBreaksInNamesAreRefused() throws {
@@ -59,6 +60,15 @@ import TinyHTTPTransport
         let error = try #require(throws: HTTPTransportError.self) { try request.validateHeaders() }
         #expect(error.code == .invalidRequest)
         #expect(error.message?.hasPrefix("the header name") == true)
+    }
+
+    @Test func singleFieldsCanBeCheckedBeforeSettingThem() throws {
+        let error = try #require(throws: HTTPTransportError.self) {
+            try URLRequest.validateHeaderField(name: "Authorization", value: "Bearer x\nX-Evil: 1")
+        }
+        #expect(error.code == .invalidRequest)
+        #expect(error.message == #"the value of the header "Authorization" contains CR, LF or NUL"#)
+        try URLRequest.validateHeaderField(name: "Authorization", value: "Bearer x")
     }
 
     @Test func ordinaryHeadersPass() throws {

@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Which headers and query parameters hold secrets, and how to print them without those secrets.
+///
+/// Every text TinyKit prints about a request goes through a redaction: ``HTTPTransportError/description`` uses
+/// ``default``, and the logging middleware of TinyHTTPLogging takes one. A secret's value is replaced by
+/// ``placeholder``; its name stays, so you can still see that it was sent.
+///
+/// ```swift
+/// let redaction = HTTPRedaction.default.adding(headers: ["X-API-Key"], queryParameters: ["sig"])
+/// redaction.redacted(headers: ["Authorization": "Bearer abc", "Accept": "application/json"])
+/// // ["Authorization": "***", "Accept": "application/json"]
+/// ```
+///
+/// Names are compared case-insensitively.
+public struct HTTPRedaction: Hashable, Sendable {
+    /// The secret header names, lower-cased.
+    public private(set) var headers: Set<String>
+    /// The secret query parameter names, lower-cased.
+    public private(set) var queryParameters: Set<String>
+
+    /// What a secret value is replaced with: `***`.
+    public static let placeholder = "***"
+
+    /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`; the query parameters `access_token`,
+    /// `refresh_token`, `id_token`, `client_secret`, `api_key` and `password`; and the password of a URL's user
+    /// information (`https://user:password@host`), which is always redacted.
+    public static let `default` = HTTPRedaction(
+        headers: ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"],
+        queryParameters: ["access_token", "refresh_token", "id_token", "client_secret", "api_key", "password"])
+
+    /// Creates a redaction of exactly these header and query parameter names (see ``default`` and
+    /// ``adding(headers:queryParameters:)`` to extend the usual ones instead).
+    public init(headers: Set<String>, queryParameters: Set<String> = []) {
+        self.headers = Set(headers.map { $0.lowercased() })
+        self.queryParameters = Set(queryParameters.map { $0.lowercased() })
+    }
+
+    /// This redaction with more secret header and query parameter names.
+    public func adding(headers: Set<String> = [], queryParameters: Set<String> = []) -> HTTPRedaction {
+        HTTPRedaction(
+            headers: self.headers.union(headers), queryParameters: self.queryParameters.union(queryParameters))
+    }
+
+    /// Whether the header `name` holds a secret.
+    public func isSecret(header name: String) -> Bool { headers.contains(name.lowercased()) }
+
+    /// `headers` with every secret value replaced by ``placeholder``.
+    public func redacted(headers: [String: String]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: headers.map { ($0, isSecret(header: $0) ? Self.placeholder : $1) })
+    }
+
+    /// The headers as `Name: value` lines in name order, secret values redacted: for logs.
+    public func redactedLines(headers: [String: String]) -> [String] {
+        redacted(headers: headers).sorted { $0.key.lowercased() < $1.key.lowercased() }.map { "\($0): \($1)" }
+    }
+
+    /// `url` as text, with the values of secret query parameters and the password of its user information
+    /// replaced by ``placeholder``.
+    public func redacted(url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            return Self.placeholder
+        }
+        if components.percentEncodedPassword != nil { components.percentEncodedPassword = Self.placeholder }
+        if let items = components.percentEncodedQueryItems, items.contains(where: isSecret) {
+            components.percentEncodedQueryItems = items.map {
+                isSecret($0) ? URLQueryItem(name: $0.name, value: Self.placeholder) : $0
+            }
+        }
+        return components.string ?? Self.placeholder
+    }
+
+    private func isSecret(_ item: URLQueryItem) -> Bool {
+        item.value != nil && queryParameters.contains((item.name.removingPercentEncoding ?? item.name).lowercased())
+    }
+}

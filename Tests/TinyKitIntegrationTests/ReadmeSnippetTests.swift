@@ -13,23 +13,42 @@ import Testing
         "TinyHTTPTransport", "TinyEndpoint", "TinyMocks", "TinyRequestState", "TinyStore", "TinyStatefulEndpoint",
     ].map { ("Packages/\($0)/README.md", "Packages/\($0)/Tests/\($0)Tests/ReadmeTests.swift") }
 
-    /// The lines of every ```swift fenced block in a Markdown text.
+    /// The lines of every ```swift fenced block in a Markdown text, except manifest snippets (the `.package` and
+    /// `.product` lines a user adds to a Package.swift, which no test target can compile).
     static func swiftSnippetLines(_ markdown: String) -> [String] {
-        var inside = false
+        var block: [String]?
         var lines: [String] = []
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("```") {
-                inside = !inside && trimmed == "```swift"
-            } else if inside, !trimmed.isEmpty {
-                lines.append(trimmed)
+                if let finished = block, !finished.contains(where: isManifestLine) { lines += finished }
+                block = block == nil && trimmed == "```swift" ? [] : nil
+            } else if !trimmed.isEmpty {
+                block?.append(trimmed)
             }
         }
         return lines
     }
 
+    static func isManifestLine(_ line: String) -> Bool {
+        [".package(", ".product(", "dependencies:", "// swift-tools-version"].contains { line.hasPrefix($0) }
+    }
+
     @Test func extractsOnlySwiftBlocks() {
-        let markdown = "# T\n```swift\nlet a = 1\n\n  print(a)\n```\n```sh\nswift test\n```\n"
+        let markdown = """
+            # T
+            ```swift
+            let a = 1
+
+              print(a)
+            ```
+            ```sh
+            swift test
+            ```
+            ```swift
+            .package(url: "https://example.com/x", from: "1.0.0")
+            ```
+            """
         #expect(Self.swiftSnippetLines(markdown) == ["let a = 1", "print(a)"])
     }
 

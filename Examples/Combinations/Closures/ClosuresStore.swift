@@ -62,10 +62,8 @@ public enum ClosuresStore: Example {
             await preview.send(.loadPosts(userID: 1)).finish()
         }
 
-        return ExampleReport(
-            did: "send(.loadPosts), live and .mock()",
-            result:
-                "live: \(posts.map(\.title).joined(separator: ", ")); mock: \(preview.state.posts.value?.count ?? 0) post"
-        )
+        let titles = posts.map(\.title).joined(separator: ", ")
+        let mocked = preview.state.posts.value?.count ?? 0
+        return ExampleReport(did: "send(.loadPosts), live and .mock()", result: "live: \(titles); mock: \(mocked) post")
     }
 }

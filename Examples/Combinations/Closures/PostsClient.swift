@@ -29,8 +29,8 @@ extension PostsClient {
         )
     }
 
-    static func mock(posts: [Post] = [Post(id: 1, userId: 1, title: "Mock post", body: "From memory.")]) -> PostsClient
-    {
+    /// Answers from memory, for previews and tests.
+    static func mock(posts: [Post] = [.sample]) -> PostsClient {
         PostsClient(
             fetchPosts: { userID in posts.filter { userID == nil || $0.userId == userID } },
             createPost: { post in
@@ -41,4 +41,9 @@ extension PostsClient {
             deletePost: { _ in }
         )
     }
+}
+
+extension Post {
+    /// A post for previews and tests.
+    static let sample = Post(id: 1, userId: 1, title: "Mock post", body: "From memory.")
 }

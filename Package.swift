@@ -35,8 +35,6 @@ let package = Package(
         .library(name: "TinyStore", targets: ["TinyStore"]),
         .library(name: "TinyStoreTesting", targets: ["TinyStoreTesting"]),
         .library(name: "TinyStatefulEndpoint", targets: ["TinyStatefulEndpoint"]),
-        // The examples program, `swift run tinykit-examples` (Examples/README.md); no library product depends on it.
-        .executable(name: "tinykit-examples", targets: ["TinyKitExamplesCLI"]),
     ],
     dependencies: [
         // Test-only: the in-process HTTP server of the integration tests. No library product uses it.
@@ -99,8 +97,10 @@ let package = Package(
             dependencies: ["TinyKitExampleCombinations", "TinyKitDemoServer", "TinyHTTPTransport"],
             path: "Examples/Program",
             swiftSettings: settings),
+        // `swift run tinykit-examples`. Deliberately no `.executable` product: a product's dependencies are resolved
+        // by every consumer of the package (FlyingFox would be), an executable target's are not.
         .executableTarget(
-            name: "TinyKitExamplesCLI",
+            name: "tinykit-examples",
             dependencies: ["TinyKitExamplesProgram"],
             path: "Examples/CLI",
             swiftSettings: settings),

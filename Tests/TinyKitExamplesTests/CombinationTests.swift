@@ -24,7 +24,7 @@ import TinyKitExamplesProgram
             + "#9999 → httpError(404)",
         "tinyAPI × completion handler": #""Grace Hopper" <grace@example.com>"#,
         "tinyAPI × StatefulEndpoint": "list: Ada Lovelace, Grace Hopper, Alan Turing; picker: ada, grace, alan",
-        "tinyAPI × Store": #"state.users = .success(3 users), selected "Alan Turing""#,
+        "tinyAPI × Store": #"users: 3, selected "Alan Turing"; posts: 4"#,
         "closure client × async": "4 posts, 2 by user 3, created #5, deleted #5",
         "closure client × Store": "live: On computable numbers, The imitation game; mock: 1 post",
     ]

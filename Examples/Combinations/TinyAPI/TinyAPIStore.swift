@@ -47,7 +47,7 @@ struct UserListFeature: Feature {
     }
 }
 
-/// tinyAPI × Store: the seed's `UserListFeature` in a `Store`.
+/// tinyAPI × Store: the seed's `UserListFeature` and `PostsFeature`, each in a `Store`.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 public enum TinyAPIStore: Example {
     public static let combination = Combination(
@@ -55,18 +55,20 @@ public enum TinyAPIStore: Example {
 
     @MainActor
     public static func run(_ context: ExampleContext) async throws -> ExampleReport {
-        let dependency = APIClientDependency(for: context)
-        let store = Store<UserListFeature>()
+        let users = Store<UserListFeature>()
+        let posts = Store<PostsFeature>()
 
-        await APIClientDependency.$current.withValue(dependency) {
-            await store.send(.loadUsers).finish()
+        await APIClientDependency.$current.withValue(APIClientDependency(for: context)) {
+            await users.send(.loadUsers).finish()
+            await posts.send(.loadPosts).finish()
         }
-        guard case .success(let users) = store.state.users else { throw ExampleFailure(store.state.users) }
-        if let last = users.last { store.send(.selectUser(last)) }
+        guard case .success(let loaded) = users.state.users else { throw ExampleFailure(users.state.users) }
+        if let last = loaded.last { users.send(.selectUser(last)) }
+        guard case .success(let loadedPosts) = posts.state.posts else { throw ExampleFailure(posts.state.posts) }
 
+        let selected = users.state.selectedUser?.name ?? ""
         return ExampleReport(
-            did: "send(.loadUsers), send(.selectUser)",
-            result: "state.users = .success(\(users.count) users), selected \"\(store.state.selectedUser?.name ?? "")\""
-        )
+            did: "send(.loadUsers), send(.selectUser), send(.loadPosts)",
+            result: "users: \(loaded.count), selected \"\(selected)\"; posts: \(loadedPosts.count)")
     }
 }

@@ -1,0 +1,63 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension HTTPMiddleware {
+    /// Sends a request again after a retryable failure or status, waiting with exponential backoff and jitter or
+    /// as `Retry-After` asks (see ``RetryPolicy``).
+    ///
+    /// ```swift
+    /// let transport = URLSessionTransport.shared.with(.retry(RetryPolicy(maxAttempts: 4)))
+    /// ```
+    ///
+    /// - When a retryable status persists, the **last response is returned as it is** (a transport returns every
+    ///   response; validate its status as usual). When a failure persists, the last ``HTTPTransportError`` is
+    ///   thrown with ``HTTPTransportError/attempts`` set to the number of attempts made.
+    /// - Cancelling the awaiting task during a wait ends it at once with ``HTTPTransportError/Code/cancelled``.
+    /// - Middleware below this one can read the attempt number from ``attempt``.
+    ///
+    /// - Parameters:
+    ///   - policy: How many attempts, which requests and failures, how long to wait.
+    ///   - clock: What the waits are waited on; a test clock makes them instant.
+    public static func retry(_ policy: RetryPolicy = RetryPolicy(), clock: MiddlewareClock = .continuous)
+        -> HTTPMiddleware
+    {
+        HTTPMiddleware { request, next in
+            let method = HTTPMethod(request.httpMethod ?? "GET")
+            let maxAttempts = policy.retryableMethods.contains(method) ? max(policy.maxAttempts, 1) : 1
+            var attempt = 1
+            while true {
+                let delay: Double
+                do {
+                    let (body, response) = try await HTTPMiddleware.$attempt.withValue(attempt) {
+                        try await next.send(request)
+                    }
+                    guard attempt < maxAttempts, policy.retryableStatuses.contains(response.statusCode) else {
+                        return (body, response)
+                    }
+                    if let retryAfter = RetryPolicy.retryAfter(of: response) {
+                        guard retryAfter <= policy.maxRetryAfter else { return (body, response) }
+                        delay = retryAfter
+                    } else {
+                        delay = policy.backoff(afterAttempt: attempt)
+                    }
+                } catch var error as HTTPTransportError {
+                    error.attempts = attempt
+                    guard attempt < maxAttempts, policy.isRetryable(error), !Task.isCancelled else { throw error }
+                    delay = policy.backoff(afterAttempt: attempt)
+                }
+                do {
+                    try await clock.sleep(delay)
+                    try Task.checkCancellation()
+                } catch {
+                    var cancelled = HTTPTransportError(.cancelled, request: request, underlyingError: error)
+                    cancelled.attempts = attempt
+                    throw cancelled
+                }
+                attempt += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A step around a transport: it gets each request and the rest of the chain (`next`), and may change the
+/// request, send it several times, or look at the response.
+///
+/// Add middleware to any ``HTTPTransport`` with ``HTTPTransport/with(_:)``; the result is a transport too, so it
+/// works under every consumer and over every mock. **The first one listed is the outermost**: it sees the request
+/// first and the response last.
+///
+/// ```swift
+/// let transport = URLSessionTransport.shared.with(
+///     .retry(RetryPolicy(maxAttempts: 3)),      // outermost: each attempt goes through the ones below
+///     .authorization(tokens),                   // adds the credential, refreshes it once on 401
+///     .userAgent("MyApp/1.0"))
+/// ```
+///
+/// Write your own with a closure:
+///
+/// ```swift
+/// let requestID = HTTPMiddleware { request, next in
+///     var request = request
+///     request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+///     return try await next.send(request)
+/// }
+/// ```
+public struct HTTPMiddleware: Sendable {
+    /// Handles one request: calls `next.send(_:)` zero or more times and returns a response or throws.
+    public let intercept:
+        @Sendable (_ request: URLRequest, _ next: any HTTPTransport) async throws -> (
+            Data, HTTPURLResponse
+        )
+
+    /// Creates a middleware from the function that handles each request.
+    public init(
+        _ intercept:
+            @escaping @Sendable (_ request: URLRequest, _ next: any HTTPTransport) async throws -> (
+                Data, HTTPURLResponse
+            )
+    ) {
+        self.intercept = intercept
+    }
+
+    /// The number of the attempt being sent, `1` for the first: set by the retry middleware for everything below
+    /// it (metrics and logging report it), `1` when there is none.
+    @TaskLocal public static var attempt = 1
+}
+
+/// A transport with middleware around it: what ``HTTPTransport/with(_:)`` returns.
+public struct MiddlewareTransport: HTTPTransport {
+    /// The transport that finally sends the requests.
+    public let base: any HTTPTransport
+    /// The middleware, the outermost first.
+    public let middleware: [HTTPMiddleware]
+
+    /// Creates a transport that sends through `middleware` (the first is the outermost) and then `base`.
+    public init(base: any HTTPTransport, middleware: [HTTPMiddleware]) {
+        self.base = base
+        self.middleware = middleware
+    }
+
+    /// Sends `request` through the middleware, the first one first, and then through ``base``.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await Chain(base: base, middleware: middleware[...]).send(request)
+    }
+
+    /// The rest of a chain, itself a transport: what each middleware gets as `next`.
+    private struct Chain: HTTPTransport {
+        let base: any HTTPTransport
+        let middleware: ArraySlice<HTTPMiddleware>
+
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            guard let first = middleware.first else { return try await base.send(request) }
+            return try await first.intercept(request, Chain(base: base, middleware: middleware.dropFirst()))
+        }
+    }
+}
+
+extension HTTPTransport {
+    /// This transport with `middleware` around it; the first one listed is the outermost.
+    ///
+    /// ```swift
+    /// let transport = URLSessionTransport.shared.with(.retry(), .userAgent("MyApp/1.0"))
+    /// ```
+    public func with(_ middleware: HTTPMiddleware...) -> MiddlewareTransport {
+        MiddlewareTransport(base: self, middleware: middleware)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// When and how long the retry middleware (``HTTPMiddleware/retry(_:clock:)``) waits before it sends a request
+/// again.
+///
+/// ```swift
+/// let policy = RetryPolicy(maxAttempts: 4, baseDelay: 0.5, maxDelay: 10)
+/// ```
+///
+/// - Attempt *n* that failed is followed by a wait of `baseDelay × 2^(n-1)`, at most `maxDelay`, of which the
+///   `jitter` fraction is random: `delay × (1 − jitter × random())`. So with the defaults (0.5 s, jitter 0.5) the
+///   waits are 0.25–0.5 s, 0.5–1 s, 1–2 s, …
+/// - A `Retry-After` header (seconds, or an HTTP date compared with the response's `Date` header, else the
+///   current time) replaces that wait when it is at most `maxRetryAfter`; when it asks for longer, the response is
+///   returned at once instead of retrying early.
+/// - Only ``retryableMethods`` are retried (the idempotent ones by default: a `POST` may have had an effect), and
+///   only after a ``retryableStatuses`` response or a failure with code `cannotConnect` (refused, connection lost,
+///   no network) or `timedOut`. Cancellation, invalid requests and any error that is not an
+///   ``HTTPTransportError`` (a decoding failure, say) are never retried.
+public struct RetryPolicy: Sendable {
+    /// How many times a request is sent at most, the first time included (`1`: never retried).
+    public var maxAttempts: Int
+    /// The wait after the first failed attempt, in seconds; it doubles after each further one.
+    public var baseDelay: Double
+    /// The longest wait between two attempts, in seconds, before jitter.
+    public var maxDelay: Double
+    /// The fraction of each wait that is random, from `0` (none) to `1` (anywhere between zero and the delay).
+    public var jitter: Double
+    /// The longest `Retry-After` honoured, in seconds; a response asking for longer is returned without retrying.
+    public var maxRetryAfter: Double
+    /// The methods retried: `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE` by default.
+    public var retryableMethods: Set<HTTPMethod>
+    /// The statuses retried: `408`, `429`, `500`, `502`, `503` and `504` by default.
+    public var retryableStatuses: Set<Int>
+    /// A random number in `0..<1` for the jitter: inject a fixed one in tests.
+    public var random: @Sendable () -> Double
+
+    /// Creates a policy; every parameter has a default.
+    public init(
+        maxAttempts: Int = 3, baseDelay: Double = 0.5, maxDelay: Double = 30, jitter: Double = 0.5,
+        maxRetryAfter: Double = 60,
+        retryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace],
+        retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504],
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.jitter = jitter
+        self.maxRetryAfter = maxRetryAfter
+        self.retryableMethods = retryableMethods
+        self.retryableStatuses = retryableStatuses
+        self.random = random
+    }
+
+    /// The wait in seconds after failed attempt `attempt` (1 for the first), without `Retry-After`.
+    public func backoff(afterAttempt attempt: Int) -> Double {
+        let exponent = Double(min(max(attempt - 1, 0), 62))
+        let delay = min(max(baseDelay, 0) * pow(2, exponent), max(maxDelay, 0))
+        let fraction = min(max(jitter, 0), 1)
+        return delay * (1 - fraction * min(max(random(), 0), 1))
+    }
+
+    /// Whether a failure can be retried: code `cannotConnect` or `timedOut`.
+    public func isRetryable(_ error: HTTPTransportError) -> Bool {
+        error.code == .cannotConnect || error.code == .timedOut
+    }
+
+    /// The wait in seconds a response's `Retry-After` asks for: its number of seconds, or its HTTP date minus the
+    /// response's `Date` (else `now`); `nil` when it has none or it cannot be read. Never negative.
+    public static func retryAfter(of response: HTTPURLResponse, now: Date = Date()) -> Double? {
+        guard let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
+        else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return Double(seconds) }
+        guard let date = httpDate(value) else { return nil }
+        let reference = response.value(forHTTPHeaderField: "Date").flatMap(httpDate) ?? now
+        return max(date.timeIntervalSince(reference), 0)
+    }
+
+    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form HTTP dates are sent in.
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text)
+    }
+}

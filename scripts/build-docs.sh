@@ -5,15 +5,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 modules=(
-    TinyHTTPTransport:TinyHTTPTransport TinyEndpoint:TinyEndpoint TinyMocks:TinyMocks
+    TinyHTTPTransport:TinyHTTPTransport TinyHTTPLogging:TinyHTTPLogging TinyEndpoint:TinyEndpoint TinyMocks:TinyMocks
     TinyRequestState:TinyRequestState TinyStore:TinyStore TinyStore:TinyStoreTesting
     TinyStatefulEndpoint:TinyStatefulEndpoint
 )
 scratch=.build-docs
 graphs="$scratch/symbolgraphs"
 rm -rf "$graphs" && mkdir -p "$graphs"
-# Symbol graphs of the library modules only (the umbrella and TinyStoreTesting pull in every one of them).
-for target in TinyKit TinyStoreTesting; do
+# Symbol graphs of the library modules only (the umbrella, TinyStoreTesting and TinyHTTPLogging, which the umbrella
+# leaves out, pull in every one of them).
+for target in TinyKit TinyStoreTesting TinyHTTPLogging; do
     swift build --scratch-path "$scratch" --target "$target" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" >"$scratch/build.log" 2>&1 ||
         { cat "$scratch/build.log"; exit 1; }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Proves the repository is consumable by URL: clones it, tags the clone 1.0.0, and builds throwaway consumer
 # packages that depend on it by that git URL and version. Each consumer must build, and its resolved graph must not
-# contain test-only or example-only dependencies (FlyingFox); a consumer of TinyHTTPTransport alone resolves
-# nothing else at all.
+# contain test-only or example-only dependencies (FlyingFox). The only other package a consumer may resolve is
+# swift-log: TinyHTTPLogging, a library product, depends on it, and SwiftPM resolves (fetches) the dependencies of
+# a dependency's library products for every consumer, used or not. Only a consumer of TinyHTTPLogging builds it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -17,9 +18,16 @@ git -C "$work/tinykit" add -A
 git -C "$work/tinykit" -c user.name=ci -c user.email=ci@localhost commit --quiet -m snapshot
 git -C "$work/tinykit" tag 1.0.0
 
-# consumer NAME PRODUCT ALLOWED_PINS: builds a consumer of PRODUCT; fails if a pin outside ALLOWED_PINS appears.
+# consumer NAME PRODUCT ALLOWED_PINS [MORE_PRODUCTS]: builds a consumer of PRODUCT (and MORE_PRODUCTS, space
+# separated); fails if a pin outside ALLOWED_PINS appears.
 consumer() {
-    local name=$1 product=$2 allowed=$3 dir="$work/$1"
+    local name=$1 product=$2 allowed=$3 more=${4:-} dir="$work/$1" deps imports p
+    deps=".product(name: \"$product\", package: \"tinykit\")"
+    imports="import $product"
+    for p in $more; do
+        deps+=", .product(name: \"$p\", package: \"tinykit\")"
+        imports+=$'\n'"import $p"
+    done
     mkdir -p "$dir/Sources/$name"
     cat >"$dir/Package.swift" <<MANIFEST
 // swift-tools-version: 6.0
@@ -28,11 +36,11 @@ let package = Package(
     name: "$name",
     platforms: [.macOS(.v14)],
     dependencies: [.package(url: "file://$work/tinykit", from: "1.0.0")],
-    targets: [.executableTarget(name: "$name", dependencies: [.product(name: "$product", package: "tinykit")])]
+    targets: [.executableTarget(name: "$name", dependencies: [$deps])]
 )
 MANIFEST
     cat >"$dir/Sources/$name/main.swift" <<SOURCE
-import $product
+$imports
 print(HTTPMethod.get.rawValue)
 SOURCE
     swift build --package-path "$dir" >"$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
@@ -49,5 +57,6 @@ SOURCE
     echo "ok: a consumer of $product by URL builds and runs; it resolved: ${pins:-nothing but tinykit}"
 }
 
-consumer OnlyTransport TinyHTTPTransport ""
-consumer Umbrella TinyKit ""
+consumer OnlyTransport TinyHTTPTransport "swift-log"
+consumer Umbrella TinyKit "swift-log"
+consumer WithLogging TinyHTTPLogging "swift-log" TinyHTTPTransport

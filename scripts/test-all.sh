@@ -8,7 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(TinyHTTPTransport TinyRequestState TinyEndpoint TinyMocks TinyStore TinyStatefulEndpoint)
+packages=(TinyHTTPTransport TinyHTTPLogging TinyRequestState TinyEndpoint TinyMocks TinyStore TinyStatefulEndpoint)
 logs=.build-logs
 mkdir -p "$logs"
 summary=()

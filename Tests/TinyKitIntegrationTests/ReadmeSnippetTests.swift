@@ -10,7 +10,8 @@ import Testing
 
     /// README → the test file that compiles its snippets.
     static let readmes: [(readme: String, tests: String)] = [
-        "TinyHTTPTransport", "TinyEndpoint", "TinyMocks", "TinyRequestState", "TinyStore", "TinyStatefulEndpoint",
+        "TinyHTTPTransport", "TinyHTTPLogging", "TinyEndpoint", "TinyMocks", "TinyRequestState", "TinyStore",
+        "TinyStatefulEndpoint",
     ].map { ("Packages/\($0)/README.md", "Packages/\($0)/Tests/\($0)Tests/ReadmeTests.swift") }
 
     /// The lines of every ```swift fenced block in a Markdown text, except manifest snippets (the `.package` and

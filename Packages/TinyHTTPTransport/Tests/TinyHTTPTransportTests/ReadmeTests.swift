@@ -80,3 +80,41 @@ private final class LockedRequest: @unchecked Sendable {
         #expect(error.description.contains("no such todo"))
     }
 }
+
+// The README's middleware section, verbatim, compiled here:
+actor SessionTokens: CredentialProvider {
+    private var token = "initial"
+    func credential() async throws -> String? { "Bearer \(token)" }
+    func refreshCredential(rejected: String?) async throws -> String {
+        token = "refreshed"  // ask your auth server here
+        return "Bearer \(token)"
+    }
+}
+
+func makeMiddlewareTransport(tokens: SessionTokens, base: any HTTPTransport = URLSessionTransport.shared)
+    -> MiddlewareTransport
+{
+    base.with(
+        .retry(RetryPolicy(maxAttempts: 3, baseDelay: 0.5)),  // each attempt goes through the ones below
+        .authorization(tokens),
+        .userAgent("MyApp/1.0"))
+}
+
+/// The README's middleware section, run against a closure transport that refuses the initial credential once.
+@Suite struct ReadmeMiddlewareTests {
+    @Test func middlewareSectionRefreshesTheCredentialAndSetsTheUserAgent() async throws {
+        let seen = Recorder<String>()
+        let base = ClosureTransport { request in
+            let credential = request.value(forHTTPHeaderField: "Authorization") ?? "none"
+            seen.append("\(credential), \(request.value(forHTTPHeaderField: "User-Agent") ?? "no agent")")
+            return try reply(request, credential == "Bearer refreshed" ? 200 : 401)
+        }
+        let transport = makeMiddlewareTransport(tokens: SessionTokens(), base: base)
+
+        let (_, response) = try await transport.send(URLRequest(method: .get, url: testURL))
+
+        #expect(response.statusCode == 200)
+        #expect(seen.all == ["Bearer initial, MyApp/1.0", "Bearer refreshed, MyApp/1.0"])
+        #expect(transport.middleware.count == 3)
+    }
+}

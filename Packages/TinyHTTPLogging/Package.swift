@@ -1,0 +1,36 @@
+// swift-tools-version: 6.0
+// Standalone manifest: `swift test --package-path Packages/TinyHTTPLogging` builds and tests this package alone.
+// The root Package.swift declares the same module by path (see ARCHITECTURE.md, "Two manifests, one source tree").
+// A package of its own because it depends on swift-log, which TinyHTTPTransport (Foundation only) must not.
+import PackageDescription
+
+// Warnings are errors for our own modules (allowed here because this manifest is only ever used by path).
+let settings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny"), .unsafeFlags(["-warnings-as-errors"])]
+
+let package = Package(
+    name: "TinyHTTPLogging",
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    products: [.library(name: "TinyHTTPLogging", targets: ["TinyHTTPLogging"])],
+    dependencies: [
+        .package(path: "../TinyHTTPTransport"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "TinyHTTPLogging",
+            dependencies: [
+                .product(name: "TinyHTTPTransport", package: "TinyHTTPTransport"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings),
+        .testTarget(
+            name: "TinyHTTPLoggingTests",
+            dependencies: [
+                "TinyHTTPLogging",
+                .product(name: "TinyHTTPTransport", package: "TinyHTTPTransport"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: settings),
+    ]
+)

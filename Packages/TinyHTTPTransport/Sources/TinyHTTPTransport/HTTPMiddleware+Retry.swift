@@ -14,7 +14,8 @@ extension HTTPMiddleware {
     ///
     /// - When a retryable status persists, the **last response is returned as it is** (a transport returns every
     ///   response; validate its status as usual). When a failure persists, the last ``HTTPTransportError`` is
-    ///   thrown with ``HTTPTransportError/attempts`` set to the number of attempts made.
+    ///   thrown with ``HTTPTransportError/attempts`` set to the number of attempts made (a retryable `URLError`
+    ///   becomes one). Errors that are neither pass through unchanged, unretried.
     /// - Cancelling the awaiting task during a wait ends it at once with ``HTTPTransportError/Code/cancelled``.
     /// - Middleware below this one can read the attempt number from ``attempt``.
     ///
@@ -43,9 +44,14 @@ extension HTTPMiddleware {
                     } else {
                         delay = policy.backoff(afterAttempt: attempt)
                     }
-                } catch var error as HTTPTransportError {
-                    error.attempts = attempt
-                    guard attempt < maxAttempts, policy.isRetryable(error), !Task.isCancelled else { throw error }
+                } catch {
+                    // A `URLError` from a transport that does not map its errors is classified like one that does.
+                    var failure = HTTPTransportError(mapping: error, request: request)
+                    failure.attempts = attempt
+                    let isRetryable = policy.isRetryable(failure)
+                    guard attempt < maxAttempts, isRetryable, !Task.isCancelled else {
+                        throw error is HTTPTransportError || isRetryable ? failure : error
+                    }
                     delay = policy.backoff(afterAttempt: attempt)
                 }
                 do {

@@ -179,6 +179,23 @@ import TinyHTTPTransport
         #expect(clock.sleeps.all == [1, 2, 4])
     }
 
+    @Test func aRawURLErrorIsRetriedAndReportedWithTheAttempts() async throws {
+        let attempts = Recorder<Int>()
+        let transport = ClosureTransport { _ in
+            attempts.append(HTTPMiddleware.attempt)
+            throw URLError(.networkConnectionLost)
+        }.with(.retry(policy, clock: clock.clock))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await transport.send(URLRequest(method: .get, url: testURL))
+        }
+
+        #expect(error.code == .cannotConnect)
+        #expect(error.attempts == 4)
+        #expect((error.underlyingError as? URLError)?.code == .networkConnectionLost)
+        #expect(attempts.all == [1, 2, 3, 4])
+    }
+
     @Test func decodingFailuresPassThroughUnretried() async throws {
         let attempts = Recorder<Int>()
         let transport = ClosureTransport { _ in

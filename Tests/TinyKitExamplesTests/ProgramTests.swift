@@ -45,6 +45,7 @@ import TinyKitExamplesProgram
         let url = server.baseURL.absoluteString
         expectTable(await ExamplesProgram.run(arguments: ["--base-url", url]), target: url)
         expectTable(await ExamplesProgram.run(arguments: ["--base-url=\(url)"]), target: url)
+        expectTable(await ExamplesProgram.run(arguments: ["--base-url", url + "/"]), target: url + "/")
     }
 
     @Test func runsOnlyMatchingCombinations() async {

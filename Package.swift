@@ -29,7 +29,6 @@ let package = Package(
     products: [
         .library(name: "TinyKit", targets: ["TinyKit"]),
         .library(name: "TinyHTTPTransport", targets: ["TinyHTTPTransport"]),
-        .library(name: "TinyHTTPLogging", targets: ["TinyHTTPLogging"]),
         .library(name: "TinyEndpoint", targets: ["TinyEndpoint"]),
         .library(name: "TinyMocks", targets: ["TinyMocks"]),
         .library(name: "TinyRequestState", targets: ["TinyRequestState"]),
@@ -39,15 +38,10 @@ let package = Package(
     ],
     dependencies: [
         // Test-only: the in-process HTTP server of the integration tests. No library product uses it.
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
-        // TinyHTTPLogging's logger. A library product's dependency: every consumer of this repository resolves
-        // (fetches) it, but only consumers of TinyHTTPLogging build it (it is not in the TinyKit umbrella).
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1")
     ],
     targets: [
         module("TinyHTTPTransport"),
-        module(
-            "TinyHTTPLogging", dependencies: ["TinyHTTPTransport", .product(name: "Logging", package: "swift-log")]),
         module("TinyEndpoint", dependencies: ["TinyHTTPTransport"]),
         module("TinyMocks", dependencies: ["TinyEndpoint", "TinyHTTPTransport"]),
         module("TinyRequestState"),
@@ -65,12 +59,6 @@ let package = Package(
             swiftSettings: settings),
 
         unitTests("TinyHTTPTransport", dependencies: ["TinyHTTPTransport"]),
-        unitTests(
-            "TinyHTTPLogging",
-            dependencies: [
-                "TinyHTTPLogging", "TinyHTTPTransport", .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryLogging", package: "swift-log"),
-            ]),
         unitTests("TinyEndpoint", dependencies: ["TinyEndpoint"]),
         unitTests("TinyMocks", dependencies: ["TinyMocks"], resources: [.copy("Fixtures")]),
         unitTests("TinyRequestState", dependencies: ["TinyRequestState"]),
@@ -125,3 +113,22 @@ let package = Package(
             swiftSettings: settings),
     ]
 )
+
+#if compiler(>=6.2)
+    // TinyHTTPLogging logs through swift-log, whose mirrored release needs swift-tools 6.2. It is declared
+    // only for 6.2+ compilers so that a consumer on Swift 6.0/6.1 still resolves every other product. A dependency of
+    // a library product is resolved (fetched) by every consumer of this repository, but only consumers of
+    // TinyHTTPLogging build it (it is not in the TinyKit umbrella).
+    package.dependencies.append(.package(url: "https://github.com/apple/swift-log", from: "1.16.2"))
+    package.products.append(.library(name: "TinyHTTPLogging", targets: ["TinyHTTPLogging"]))
+    package.targets += [
+        module(
+            "TinyHTTPLogging", dependencies: ["TinyHTTPTransport", .product(name: "Logging", package: "swift-log")]),
+        unitTests(
+            "TinyHTTPLogging",
+            dependencies: [
+                "TinyHTTPLogging", "TinyHTTPTransport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]),
+    ]
+#endif

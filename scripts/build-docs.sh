@@ -11,7 +11,8 @@ modules=(
 )
 scratch=.build-docs
 graphs="$scratch/symbolgraphs"
-rm -rf "$graphs" && mkdir -p "$graphs"
+# Kept between runs: a module that is up to date is not recompiled, so its graph is not written again.
+mkdir -p "$graphs"
 # Symbol graphs of the library modules only (the umbrella, TinyStoreTesting and TinyHTTPLogging, which the umbrella
 # leaves out, pull in every one of them).
 for target in TinyKit TinyStoreTesting TinyHTTPLogging; do

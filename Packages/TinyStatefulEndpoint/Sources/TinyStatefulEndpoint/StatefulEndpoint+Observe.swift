@@ -24,7 +24,7 @@ extension StatefulEndpoint {
     ) -> ObservationToken {
         let (id, current) = core.withLock { core in
             let id = core.makeID()
-            core.observers[id] = Observer(owner: WeakOwner(object: owner), callback: observer)
+            core.observers[id] = Observer(owner: WeakOwner(object: owner), callback: .mainActor(observer))
             return (id, core.state)
         }
         if observeCurrent { observer(current) }
@@ -50,6 +50,42 @@ extension StatefulEndpoint {
         }
     }
 
+    /// Calls `observer` synchronously, off the main actor: with the current state (unless `observeCurrent` is
+    /// `false`) and then with every later state, in order, one call at a time, until `owner` is deallocated or the
+    /// observation is removed; starts a load if there is no usable value yet.
+    ///
+    /// Each call runs on the thread that changed the state (the task that called ``load()``, the one whose load
+    /// finished, …), after the endpoint's lock is released, so `observer` may call back into the endpoint. Calls
+    /// never overlap: when states change on several threads at once, one thread makes the calls of all of them, in
+    /// order, and the others return at once; so the current state arrives before this method returns unless another
+    /// thread is delivering at that moment (then that thread delivers it, still before any later state). A state
+    /// changed from inside `observer` is delivered after the call returns. Keep `observer` short, or hand its work
+    /// to your own actor or queue.
+    ///
+    /// - Parameters:
+    ///   - owner: The object whose lifetime bounds the observation; held weakly.
+    ///   - observeCurrent: Whether to deliver the current state first.
+    ///   - observer: Called with each state.
+    /// - Returns: A token that removes this observation.
+    @discardableResult
+    public func observeSynchronously(
+        owner: AnyObject, observeCurrent: Bool = true, _ observer: @escaping @Sendable (RequestState<A>) -> Void
+    ) -> ObservationToken {
+        let id = changeState { core in
+            let id = core.makeID()
+            core.observers[id] = Observer(owner: WeakOwner(object: owner), callback: .synchronous(observer))
+            if observeCurrent {
+                let current = core.state
+                inlineDeliveries.enqueue { self.deliverSynchronously(current, to: [id]) }
+            }
+            return id
+        }
+        loadIfNeeded()
+        return ObservationToken(id: id, endpointID: ObjectIdentifier(self)) { [weak self] in
+            self?.removeObserver(id: id)
+        }
+    }
+
     /// Removes the observation `token` identifies.
     public func removeObserver(_ token: ObservationToken) {
         guard token.endpointID == ObjectIdentifier(self) else { return }
@@ -63,7 +99,8 @@ extension StatefulEndpoint {
         }
     }
 
-    /// How many observations are registered whose owner is alive (the ``states`` iterators are not counted).
+    /// How many observations (main-actor and synchronous) are registered whose owner is alive; the ``states``
+    /// iterators are not counted.
     public var observerCount: Int {
         core.withLock { core in
             core.observers = core.observers.filter { $0.value.owner.object != nil }

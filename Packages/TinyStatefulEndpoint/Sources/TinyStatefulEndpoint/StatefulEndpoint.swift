@@ -33,6 +33,7 @@ public final class StatefulEndpoint<A: Sendable>: Sendable {
     private let now: @Sendable () -> Date
     let core = Locked(Core())
     let deliveries = MainActorQueue()
+    let inlineDeliveries = InlineQueue()
 
     struct Core {
         var state: RequestState<A> = .idle
@@ -51,7 +52,12 @@ public final class StatefulEndpoint<A: Sendable>: Sendable {
 
     struct Observer {
         var owner: WeakOwner
-        var callback: @MainActor (RequestState<A>) -> Void
+        var callback: Callback
+    }
+
+    enum Callback {
+        case mainActor(@MainActor (RequestState<A>) -> Void)
+        case synchronous(@Sendable (RequestState<A>) -> Void)
     }
 
     /// Creates a stateful endpoint. It loads nothing until it is observed or asked to load.
@@ -94,14 +100,14 @@ public final class StatefulEndpoint<A: Sendable>: Sendable {
     /// a loaded value is fresh; loads when idle, after a failure, or when the value is older than ``maximumAge``.
     public func loadIfNeeded() {
         let now = now()
-        let replaced = core.withLock { core in needsLoad(core, now: now) ? startLoad(&core) : nil }
+        let replaced = changeState { core in needsLoad(core, now: now) ? startLoad(&core) : nil }
         replaced?.cancel()
     }
 
     /// Starts a new load, cancelling the one in flight. Observers see `.loading` (once, even if a load was already
     /// in flight) and then the result of this load only.
     public func load() {
-        let replaced = core.withLock { startLoad(&$0) }
+        let replaced = changeState { startLoad(&$0) }
         replaced?.cancel()
     }
 
@@ -110,7 +116,7 @@ public final class StatefulEndpoint<A: Sendable>: Sendable {
 
     /// Cancels the load in flight, forgets the last value and goes back to `.idle`.
     public func clear() {
-        let replaced = core.withLock { core in
+        let replaced = changeState { core in
             core.generation += 1
             defer { core.task = nil }
             core.lastSuccess = nil
@@ -152,7 +158,7 @@ public final class StatefulEndpoint<A: Sendable>: Sendable {
 
     private func finish(_ generation: UInt64, with result: Result<A, any Error>) {
         let date = now()
-        core.withLock { core in
+        changeState { core in
             guard generation == core.generation else { return }  // a newer load or clear() replaced this one
             core.task = nil
             switch result {
@@ -165,32 +171,61 @@ public final class StatefulEndpoint<A: Sendable>: Sendable {
         }
     }
 
-    /// Sets the state and hands it to every observer and stream; called with the lock held, so changes are ordered.
+    /// Runs `body` under the lock, then the synchronous observers' deliveries it queued, outside the lock.
+    @discardableResult
+    func changeState<Result>(_ body: (inout Core) -> Result) -> Result {
+        defer { inlineDeliveries.drain() }
+        return core.withLock(body)
+    }
+
+    /// Sets the state and queues it for every observer and stream; called with the lock held, so changes are ordered.
     private func publish(_ state: RequestState<A>, in core: inout Core) {
         switch (core.state, state) {
         case (.idle, .idle), (.loading, .loading): return  // not a change
         default: core.state = state
         }
         core.observers = core.observers.filter { $0.value.owner.object != nil }
-        if !core.observers.isEmpty {
-            let ids = core.observers.keys.sorted()
-            deliveries.enqueue { self.deliver(state, to: ids) }
+        var (onMainActor, synchronous): ([UInt64], [UInt64]) = ([], [])
+        for (id, observer) in core.observers {
+            switch observer.callback {
+            case .mainActor: onMainActor.append(id)
+            case .synchronous: synchronous.append(id)
+            }
+        }
+        if !onMainActor.isEmpty {
+            onMainActor.sort()
+            deliveries.enqueue { [ids = onMainActor] in self.deliver(state, to: ids) }
+        }
+        if !synchronous.isEmpty {
+            synchronous.sort()
+            inlineDeliveries.enqueue { [ids = synchronous] in self.deliverSynchronously(state, to: ids) }
         }
         for stream in core.streams.values { stream.yield(state) }
     }
 
-    /// Calls each observer still registered (and whose owner is alive) with `state`.
+    /// Calls each main-actor observer still registered (and whose owner is alive) with `state`.
     @MainActor private func deliver(_ state: RequestState<A>, to ids: [UInt64]) {
         for id in ids {
-            let callback = core.withLock { core -> (@MainActor (RequestState<A>) -> Void)? in
-                guard let observer = core.observers[id] else { return nil }
-                guard observer.owner.object != nil else {
-                    core.observers[id] = nil
-                    return nil
-                }
-                return observer.callback
+            if case .mainActor(let callback) = activeCallback(id) { callback(state) }
+        }
+    }
+
+    /// Calls each synchronous observer still registered (and whose owner is alive) with `state`.
+    func deliverSynchronously(_ state: RequestState<A>, to ids: [UInt64]) {
+        for id in ids {
+            if case .synchronous(let callback) = activeCallback(id) { callback(state) }
+        }
+    }
+
+    /// The callback of observer `id` if it is still registered and its owner alive; drops it if its owner is gone.
+    private func activeCallback(_ id: UInt64) -> Callback? {
+        core.withLock { core in
+            guard let observer = core.observers[id] else { return nil }
+            guard observer.owner.object != nil else {
+                core.observers[id] = nil
+                return nil
             }
-            callback?(state)
+            return observer.callback
         }
     }
 

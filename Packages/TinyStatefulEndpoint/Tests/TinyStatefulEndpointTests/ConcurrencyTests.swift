@@ -31,10 +31,20 @@ import TinyRequestState
             }
         }
         let observed = Collected<Received>()
+        let synchronouslyObserved = Collected<Collected<RequestState<String>>>()
+        let (synchronousStates, forward) = forwardingObserver() as (AsyncStream<RequestState<String>>, _)
+        endpoint.observeSynchronously(owner: referenceOwner, forward)
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<400 {
                 group.addTask {
                     switch worker % 6 {
+                    case 0 where worker % 12 == 0:
+                        let owner = Owner()
+                        let box = Collected<RequestState<String>>()
+                        synchronouslyObserved.append(box)
+                        let token = endpoint.observeSynchronously(owner: owner) { box.append($0) }
+                        endpoint.reload()
+                        endpoint.removeObserver(token)
                     case 0, 1:
                         let owner = Owner()
                         let box = await MainActor.run { Received() }
@@ -67,11 +77,21 @@ import TinyRequestState
             #expect(!states.isEmpty)
             #expect(isContiguousRun(states, of: referenceStates), "\(states)")
         }
+        var synchronousReference: [RequestState<String>] = []
+        for await state in synchronousStates {
+            synchronousReference.append(state)
+            if state == .success("end") { break }
+        }
+        #expect(isContiguousRun(synchronousReference, of: referenceStates), "\(synchronousReference)")
+        // A synchronous observer removed before a busy thread got to its first delivery may have seen nothing.
+        for box in synchronouslyObserved.values {
+            #expect(isContiguousRun(box.values, of: referenceStates), "\(box.values)")
+        }
         for iterator in iterators {
             let states = await iterator.value
             #expect(states.last == .success("end"))
             #expect(isContiguousRun(states, of: referenceStates), "\(states)")
         }
-        #expect(endpoint.observerCount == 1)
+        #expect(endpoint.observerCount == 2)
     }
 }

@@ -63,5 +63,13 @@ actor Badge {
         following.cancel()
         await following.value
         #expect(await badge.count == 1)
+
+        let seen = Collected<String>()
+        let log = todos.observeSynchronously(owner: badge) { state in
+            print("todos: \(state)")
+            seen.append("\(state)")
+        }
+        #expect(seen.values.first?.hasPrefix("success") == true)
+        log.cancel()
     }
 }

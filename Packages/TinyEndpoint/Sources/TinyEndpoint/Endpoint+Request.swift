@@ -34,7 +34,7 @@ extension Endpoint {
         var request = URLRequest(method: method, url: url.appendingQueryParameters(query))
         if let accept { request.httpAccept(accept) }
         if let contentType { request.httpContentType(contentType) }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in headers { request.setHeader(name, value) }
         request.timeoutInterval = timeOutInterval
         request.httpBody = body
         self.init(request: request, expectedStatusCode: expectedStatusCode, parse: parse)

@@ -74,7 +74,7 @@ extension TinyAPIEndpoint {
             request.httpBody = body
             request.httpContentType(.json)
         }
-        for (name, value) in headers ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in headers ?? [:] { request.setHeader(name, value) }
         return request
     }
 

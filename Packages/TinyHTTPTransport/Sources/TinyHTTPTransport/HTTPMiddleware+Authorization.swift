@@ -35,7 +35,7 @@ extension HTTPMiddleware {
             guard request.value(forHTTPHeaderField: header) == nil else { return try await next.send(request) }
             let credential = try await provider.credential()
             var authorized = request
-            authorized.setValue(credential, forHTTPHeaderField: header)
+            if let credential { authorized.setHeader(header, credential) }
             let (body, response) = try await next.send(authorized)
             guard response.statusCode == 401 else { return (body, response) }
 
@@ -47,7 +47,7 @@ extension HTTPMiddleware {
                     .unacceptableStatus(401), request: authorized, response: response, body: body,
                     underlyingError: error, message: "refreshing the refused credential failed")
             }
-            authorized.setValue(refreshed, forHTTPHeaderField: header)
+            authorized.setHeader(header, refreshed)
             let (retriedBody, retriedResponse) = try await next.send(authorized)
             guard retriedResponse.statusCode == 401 else { return (retriedBody, retriedResponse) }
             throw HTTPTransportError(

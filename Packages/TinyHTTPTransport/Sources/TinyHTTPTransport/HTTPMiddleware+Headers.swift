@@ -18,7 +18,7 @@ extension HTTPMiddleware {
         HTTPMiddleware { request, next in
             var request = request
             for (name, value) in headers where overriding || request.value(forHTTPHeaderField: name) == nil {
-                request.setValue(value, forHTTPHeaderField: name)
+                request.setHeader(name, value)
             }
             return try await next.send(request)
         }

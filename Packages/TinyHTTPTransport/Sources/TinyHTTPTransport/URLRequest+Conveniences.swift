@@ -17,6 +17,21 @@ extension URLRequest {
         set { httpMethod = newValue.rawValue }
     }
 
+    /// Sets a header field, replacing any value under the same name (compared case-insensitively).
+    ///
+    /// Unlike `setValue(_:forHTTPHeaderField:)`, which on Linux silently drops a value containing CR or LF (the
+    /// request then goes out without that header), this keeps every value as given, so sending the request refuses
+    /// it with an error naming the header (see ``validateHeaders()``) instead of losing it.
+    ///
+    /// ```swift
+    /// request.setHeader("Authorization", "Bearer \(token)")
+    /// ```
+    public mutating func setHeader(_ name: String, _ value: String) {
+        var fields = (allHTTPHeaderFields ?? [:]).filter { $0.key.caseInsensitiveCompare(name) != .orderedSame }
+        fields[name] = value
+        allHTTPHeaderFields = fields
+    }
+
     /// Sets the `Accept` header: `request.httpAccept(.json)`.
     public mutating func httpAccept(_ contentType: ContentType) {
         setValue(contentType.rawValue, forHTTPHeaderField: "Accept")

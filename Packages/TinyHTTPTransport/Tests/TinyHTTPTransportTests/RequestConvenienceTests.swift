@@ -71,6 +71,19 @@ import TinyHTTPTransport
         try URLRequest.validateHeaderField(name: "Authorization", value: "Bearer x")
     }
 
+    @Test func setHeaderReplacesCaseInsensitivelyAndKeepsWhatSetValueWouldDrop() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://example.com")))
+        request.setValue("old", forHTTPHeaderField: "x-token")
+        request.setHeader("X-Token", "new")
+        #expect(request.allHTTPHeaderFields == ["X-Token": "new"])
+
+        // `setValue` loses a value with CR/LF on Linux; `setHeader` keeps it, so sending refuses the request.
+        request.setHeader("X-Evil", "a\r\nX-Injected: 1")
+        let error = #expect(throws: HTTPTransportError.self) { try request.validateHeaders() }
+        #expect(error?.code == .invalidRequest)
+        #expect(error?.description.contains("X-Evil") == true)
+    }
+
     @Test func ordinaryHeadersPass() throws {
         var request = URLRequest(url: url)
         request.setValue("Bearer abc.def", forHTTPHeaderField: "Authorization")

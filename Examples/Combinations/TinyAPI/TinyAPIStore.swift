@@ -68,7 +68,7 @@ public enum TinyAPIStore: Example {
 
         let selected = users.state.selectedUser?.name ?? ""
         return ExampleReport(
-            did: "send(.loadUsers), send(.selectUser), send(.loadPosts)",
+            did: "send(.loadUsers/.selectUser/.loadPosts)",
             result: "users: \(loaded.count), selected \"\(selected)\"; posts: \(loadedPosts.count)")
     }
 }

@@ -16,7 +16,7 @@ import Foundation
 ///     print("\(type) at \(codingPath): \(underlying)")
 /// }
 /// ```
-public enum EndpointError: Error, Sendable, CustomStringConvertible {
+public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// The response had no body, but a value of `type` needs one (an empty body is a success only for `()`,
     /// optional results and ``EmptyResponse``).
     case noData(type: String, response: HTTPURLResponse?)
@@ -31,6 +31,9 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible {
     case notHTTPResponse
     /// The response was expected to be empty (``EndpointExpectation/emptyResponse(_:_:)``) but had a body.
     case unexpectedBody(Data)
+
+    /// The same text as ``description``, so `localizedDescription` (and UI built on it) says what happened.
+    public var errorDescription: String? { description }
 
     /// One line saying what went wrong and where.
     public var description: String {

@@ -16,7 +16,7 @@ import Foundation
 ///     // try again later
 /// }
 /// ```
-public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
+public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What went wrong, in categories a caller can act on.
     public enum Code: Hashable, Sendable, CustomStringConvertible {
         /// The server could not be reached: refused, host not found, no network, connection lost before a response.
@@ -83,6 +83,9 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
     /// Secret query parameters and URL passwords are redacted with ``HTTPRedaction/default``; header values are
     /// never printed.
     public var description: String { description(redacting: .default) }
+
+    /// The same text as ``description``, so `localizedDescription` (and UI built on it) says what happened.
+    public var errorDescription: String? { description }
 
     /// ``description``, with the secrets that `redaction` names redacted from the URL.
     public func description(redacting redaction: HTTPRedaction) -> String {

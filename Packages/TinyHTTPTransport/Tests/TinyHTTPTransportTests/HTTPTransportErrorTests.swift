@@ -70,4 +70,10 @@ import TinyHTTPTransport
         #expect(error.description.contains(", status 200 (bad JSON), body: aaa"))
         #expect(error.description.hasSuffix("… (300 bytes)"))
     }
+
+    @Test func localizedDescriptionSaysWhatHappened() {
+        let error: any Error = HTTPTransportError(.timedOut, message: "after 2 s")
+        #expect(error.localizedDescription == (error as? HTTPTransportError)?.description)
+        #expect(error.localizedDescription.contains("timed out"))
+    }
 }

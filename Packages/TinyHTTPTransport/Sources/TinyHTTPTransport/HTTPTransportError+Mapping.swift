@@ -9,7 +9,9 @@ extension HTTPTransportError {
     ///
     /// - An `HTTPTransportError` is returned as it is (its request filled in when it had none).
     /// - `CancellationError` becomes ``Code/cancelled``.
-    /// - A `URLError` (or an `NSError` of `NSURLErrorDomain`) gets the code ``Code/init(urlErrorCode:)`` gives.
+    /// - A `URLError` (or an `NSError` of `NSURLErrorDomain`) gets the code ``Code/init(urlErrorCode:)`` gives,
+    ///   except `unsupportedURL` for an `http`/`https` request: FoundationNetworking (libcurl) reports a reply that
+    ///   is not HTTP that way, a fault of the server rather than of the request, so it becomes ``Code/other``.
     /// - Anything else becomes ``Code/other``.
     public init(mapping error: any Error, request: URLRequest?) {
         if var error = error as? HTTPTransportError {
@@ -18,7 +20,12 @@ extension HTTPTransportError {
         } else if error is CancellationError {
             self.init(.cancelled, request: request, underlyingError: error)
         } else if let code = Self.urlErrorCode(of: error) {
-            self.init(Code(urlErrorCode: code), request: request, underlyingError: error)
+            let scheme = request?.url?.scheme?.lowercased()
+            if code == .unsupportedURL, scheme == "http" || scheme == "https" {
+                self.init(.other, request: request, underlyingError: error, message: "the reply is not HTTP")
+            } else {
+                self.init(Code(urlErrorCode: code), request: request, underlyingError: error)
+            }
         } else {
             self.init(.other, request: request, underlyingError: error)
         }

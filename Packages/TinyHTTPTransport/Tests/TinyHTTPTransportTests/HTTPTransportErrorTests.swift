@@ -30,6 +30,16 @@ import TinyHTTPTransport
         #expect((mapped.underlyingError as? URLError)?.code == urlCode)
     }
 
+    /// libcurl reports a reply that is not HTTP (for example `HTTP/0.9` or an SSH banner) as `unsupportedURL`.
+    @Test func unsupportedURLForAnHTTPRequestIsTheServersFault() throws {
+        let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:1/x")))
+        let mapped = HTTPTransportError(mapping: URLError(.unsupportedURL), request: request)
+        #expect(mapped.code == .other)
+        #expect(mapped.message == "the reply is not HTTP")
+        let ftp = URLRequest(url: try #require(URL(string: "ftp://127.0.0.1/x")))
+        #expect(HTTPTransportError(mapping: URLError(.unsupportedURL), request: ftp).code == .invalidRequest)
+    }
+
     @Test func nsErrorsOfTheURLDomainAreMappedToo() {
         let error = NSError(domain: NSURLErrorDomain, code: URLError.Code.timedOut.rawValue)
         #expect(HTTPTransportError(mapping: error, request: nil).code == .timedOut)

@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+import TinyKit
+import TinyKitTestServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `URLSessionTransport` + `Endpoint` against servers that misbehave on purpose (a raw TCP server scripts each
+/// one): every case states the outcome it expects, and no case may crash or hang.
+@Suite struct HostileServerTests {
+    @Test func everyHostileServerGivesTheExpectedOutcome() async throws {
+        let cases = HostileCase.all
+        let results = await withTaskGroup(of: (HostileCase, Outcome, String).self) { group in
+            for hostile in cases {
+                group.addTask { await hostile.run() }
+            }
+            var results: [(HostileCase, Outcome, String)] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        var passed = 0
+        for (hostile, outcome, description) in results.sorted(by: { $0.0.name < $1.0.name }) {
+            #expect(outcome == hostile.expected, "\(hostile.name): \(description)")
+            // Error messages stay short however large or strange the body was.
+            #expect(description.count < 2_000, "\(hostile.name): a \(description.count) character description")
+            if outcome == hostile.expected && description.count < 2_000 { passed += 1 }
+        }
+        print("HostileServerTests: \(results.count) cases tried, \(passed) passed")
+        #expect(results.count == cases.count)
+    }
+
+    @Test func aServerThatNeverAnswersIsLeftPromptlyWhenTheCallerIsCancelled() async throws {
+        let server = try RawSocketServer.start([.pause(120)])
+        defer { server.stop() }
+        let transport = URLSessionTransport(configuration: .ephemeral)
+        let endpoint = Endpoint<Payload>(json: .get, url: server.url("/never"), timeOutInterval: 120)
+        let load = Task { try await transport.load(endpoint) }
+        #expect(await server.waitForRequests())
+
+        load.cancel()
+
+        // Bounded well below the 120 s timeout: only cancellation can end the request in time.
+        let outcome = try await bounded(seconds: 30) { await Outcome.of { try await load.value }.0 }
+        #expect(outcome == .transport(.cancelled))
+        #expect(await server.waitForClosedByClient())
+    }
+}
+
+/// The JSON shape the hostile cases decode.
+private struct Payload: Decodable, Sendable {
+    var id: Int
+    var name: String
+    var tags: [String]?
+}
+
+/// What loading an endpoint came to, comparable with what a case expects.
+private enum Outcome: Equatable, Sendable, CustomStringConvertible {
+    case success
+    /// An `HTTPTransportError` other than an unacceptable status.
+    case transport(HTTPTransportError.Code)
+    /// An unacceptable status, with the body kept in the error.
+    case rejected(Int, body: String)
+    case decodingFailed(codingPath: String)
+    case noData
+    case unexpected(String)
+
+    var description: String {
+        switch self {
+        case .success: "success"
+        case .transport(let code): "HTTPTransportError \(code)"
+        case .rejected(let status, let body): "rejected \(status) with body \(body)"
+        case .decodingFailed(let path): "decoding failed at \(path)"
+        case .noData: "no data"
+        case .unexpected(let error): "unexpected error \(error)"
+        }
+    }
+
+    /// The outcome of `operation` and the description of its error (empty on success).
+    static func of(_ operation: () async throws -> some Any) async -> (Outcome, String) {
+        do {
+            _ = try await operation()
+            return (.success, "")
+        } catch let error as HTTPTransportError {
+            if case .unacceptableStatus(let status) = error.code {
+                return (.rejected(status, body: String(decoding: error.body ?? Data(), as: UTF8.self)), "\(error)")
+            }
+            return (.transport(error.code), "\(error)")
+        } catch let error as EndpointError {
+            switch error {
+            case .decodingFailed(_, let codingPath, _, _): return (.decodingFailed(codingPath: codingPath), "\(error)")
+            case .noData: return (.noData, "\(error)")
+            default: return (.unexpected("\(error)"), "\(error)")
+            }
+        } catch {
+            return (.unexpected("\(error)"), "\(error)")
+        }
+    }
+}
+
+/// One misbehaving server and the outcome expected from loading one of its endpoints.
+private struct HostileCase: Sendable {
+    enum Result: Sendable {
+        case payload, emptyResponse, optionalPayload
+    }
+
+    var name: String
+    var script: [RawSocketServer.Step]
+    var expected: Outcome
+    var decode: Result = .payload
+    /// The request's timeout: short for the cases that test it, generous otherwise.
+    var timeout: TimeInterval = 30
+
+    func run() async -> (HostileCase, Outcome, String) {
+        let server: RawSocketServer
+        do {
+            server = try RawSocketServer.start(script)
+        } catch {
+            return (self, .unexpected("the server did not start: \(error)"), "")
+        }
+        defer { server.stop() }
+        let transport = URLSessionTransport(configuration: .ephemeral)
+        let url = server.url("/hostile")
+        let (outcome, description) = await Outcome.of { [timeout] in
+            try await bounded(seconds: 90) {
+                switch decode {
+                case .payload:
+                    _ = try await transport.load(Endpoint<Payload>(json: .get, url: url, timeOutInterval: timeout))
+                case .emptyResponse:
+                    _ = try await transport.load(
+                        Endpoint<EmptyResponse>(json: .get, url: url, timeOutInterval: timeout))
+                case .optionalPayload:
+                    let value = try await transport.load(
+                        Endpoint<Payload?>(json: .get, url: url, timeOutInterval: timeout))
+                    if value != nil { throw UnexpectedValue() }
+                }
+            }
+        }
+        return (self, outcome, description)
+    }
+
+    /// An HTTP/1.1 response head and body, closing the connection after it.
+    static func response(
+        _ status: Int, contentType: String? = "application/json", headers: [String] = [], contentLength: Int? = nil,
+        body: Data
+    ) -> Data {
+        var head = "HTTP/1.1 \(status) Hostile\r\n"
+        if let contentType { head += "Content-Type: \(contentType)\r\n" }
+        for header in headers { head += header + "\r\n" }
+        head += "Content-Length: \(contentLength ?? body.count)\r\nConnection: close\r\n\r\n"
+        return Data(head.utf8) + body
+    }
+
+    static func response(_ status: Int, contentType: String? = "application/json", _ body: String) -> Data {
+        response(status, contentType: contentType, body: Data(body.utf8))
+    }
+
+    static let valid = #"{"id":1,"name":"Ada","tags":["a"]}"#
+
+    static let all: [HostileCase] =
+        [
+            HostileCase(
+                name: "headers slower than the timeout", script: [.pause(60)], expected: .transport(.timedOut),
+                timeout: 1),
+            HostileCase(
+                name: "a body that stops past the timeout",
+                script: [.send(response(200, contentLength: 40, body: Data(#"{"id":1,"#.utf8))), .pause(60)],
+                expected: .transport(.timedOut), timeout: 1),
+            HostileCase(
+                name: "a slow body, each byte within the timeout",
+                script: [
+                    .send(response(200, contentLength: valid.utf8.count, body: Data())),
+                    .trickle(Data(valid.utf8), interval: 0.06),
+                ],
+                expected: .success, timeout: 1),
+            // A truncated body is never accepted. FoundationNetworking reports it as URLError -1 ("transfer closed
+            // with 92 bytes remaining"), Apple platforms as -1005 (connection lost).
+            HostileCase(
+                name: "a connection closed mid-body",
+                script: [.send(response(200, contentLength: 100, body: Data(#"{"id":1,"#.utf8)))],
+                expected: .transport(closedEarly)),
+            HostileCase(
+                name: "a reset mid-body",
+                script: [.send(response(200, contentLength: 100, body: Data(#"{"id":1,"#.utf8))), .reset],
+                expected: .transport(.cannotConnect)),
+            HostileCase(name: "a reset before any response", script: [.reset], expected: .transport(.cannotConnect)),
+            // FoundationNetworking: URLError -1011 ("Empty reply from server").
+            HostileCase(name: "a connection closed before any response", script: [], expected: .transport(closedEarly)),
+            HostileCase(
+                name: "a reply that is not HTTP", script: [.send(Data("SSH-2.0-OpenSSH_9.2\r\n".utf8))],
+                expected: .transport(.other)),
+            HostileCase(
+                name: "a truncated JSON body", script: [.send(response(200, #"{"id":1,"name":"A"#))],
+                expected: .decodingFailed(codingPath: "(top level)")),
+            HostileCase(
+                name: "JSON of the wrong shape",
+                script: [.send(response(200, #"{"id":1,"name":"Ada","tags":["a",2]}"#))],
+                expected: .decodingFailed(codingPath: "tags[1]")),
+            HostileCase(
+                name: "JSON missing a key", script: [.send(response(200, #"{"id":1}"#))],
+                expected: .decodingFailed(codingPath: "name")),
+            HostileCase(
+                name: "valid JSON sent as text/html (the Content-Type is not checked)",
+                script: [.send(response(200, contentType: "text/html", valid))], expected: .success),
+            HostileCase(
+                name: "valid JSON without a Content-Type", script: [.send(response(200, contentType: nil, valid))],
+                expected: .success),
+            HostileCase(name: "an empty 200 for a value", script: [.send(response(200, ""))], expected: .noData),
+            HostileCase(
+                name: "an empty 200 for EmptyResponse", script: [.send(response(200, ""))], expected: .success,
+                decode: .emptyResponse),
+            HostileCase(
+                name: "an empty 200 for an optional", script: [.send(response(200, ""))], expected: .success,
+                decode: .optionalPayload),
+            HostileCase(name: "a 204 for a value", script: [.send(response(204, ""))], expected: .noData),
+            HostileCase(
+                name: "a 204 for EmptyResponse", script: [.send(response(204, ""))], expected: .success,
+                decode: .emptyResponse),
+            HostileCase(
+                name: "a redirect loop",
+                script: [.send(response(302, contentType: nil, headers: ["Location: /hostile"], body: Data()))],
+                expected: .transport(.other)),
+            HostileCase(
+                name: "invalid UTF-8 in a JSON string",
+                script: [
+                    .send(
+                        response(200, body: Data(#"{"id":1,"name":""#.utf8) + Data([0xff, 0xfe]) + Data(#""}"#.utf8)))
+                ],
+                expected: .decodingFailed(codingPath: "(top level)")),
+            HostileCase(
+                name: "JSON nested 100,000 deep",
+                script: [
+                    .send(
+                        response(
+                            200,
+                            body: Data(String(repeating: "[", count: 100_000).utf8)
+                                + Data(String(repeating: "]", count: 100_000).utf8)))
+                ],
+                expected: .decodingFailed(codingPath: "(top level)")),
+            // There is no size limit: the whole body is buffered, then fails to decode with a short message.
+            HostileCase(
+                name: "a 32 MB body where a small object was expected",
+                script: [.send(response(200, body: Data(repeating: UInt8(ascii: "x"), count: 32 << 20)))],
+                expected: .decodingFailed(codingPath: "(top level)")),
+            HostileCase(
+                name: "a body that claims gzip but is not",
+                script: [.send(response(200, headers: ["Content-Encoding: gzip"], body: Data(valid.utf8)))],
+                expected: .transport(.other)),
+        ]
+        + errorStatuses.map { status in
+            let body = #"{"error":"status \#(status)","detail":"kept"}"#
+            return HostileCase(
+                name: "a \(status) with a JSON error body", script: [.send(response(status, body))],
+                expected: .rejected(status, body: body))
+        }
+
+    /// The code of a connection closed by the server before the response was complete (see the cases).
+    #if canImport(FoundationNetworking)
+        static let closedEarly = HTTPTransportError.Code.other
+    #else
+        static let closedEarly = HTTPTransportError.Code.cannotConnect
+    #endif
+
+    /// Every registered 4xx and 5xx status.
+    static let errorStatuses =
+        Array(400...418) + [421, 422, 423, 424, 425, 426, 428, 429, 431, 451] + Array(500...508) + [510, 511]
+}
+
+private struct UnexpectedValue: Error {}

@@ -1,0 +1,235 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+    private let pollDescriptors = Glibc.poll
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
+    private let sendFlags = Int32(MSG_NOSIGNAL)
+#elseif canImport(Darwin)
+    import Darwin
+    private let pollDescriptors = Darwin.poll
+    private let streamSocket = SOCK_STREAM
+    private let sendFlags: Int32 = 0
+#endif
+
+/// A TCP server on `127.0.0.1` (a free port) that answers every connection with the same script of raw bytes,
+/// pauses, closes and resets: the hostile behaviours an HTTP server library will not produce (a reply that is not
+/// HTTP, a connection closed mid-body, a reset).
+///
+/// ```swift
+/// let server = try RawSocketServer.start([.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc".utf8)), .reset])
+/// defer { server.stop() }
+/// ```
+///
+/// Each connection is served on its own thread: the server reads the request head (up to the blank line), then runs
+/// the script. A connection whose script ends is closed normally.
+public final class RawSocketServer: Sendable {
+    /// One step of the script a connection runs after the request head arrived.
+    public enum Step: Sendable {
+        /// Writes these bytes.
+        case send(Data)
+        /// Writes these bytes one at a time, waiting `interval` seconds before each byte after the first.
+        case trickle(Data, interval: TimeInterval)
+        /// Waits `seconds`, or less when the client closes the connection first (the script then stops).
+        case pause(TimeInterval)
+        /// Closes the connection with a TCP reset (`SO_LINGER` 0) and stops the script.
+        case reset
+    }
+
+    /// The port the server listens on.
+    public let port: UInt16
+    /// `http://127.0.0.1:<port>`.
+    public let baseURL: URL
+
+    private let listener: Int32
+    private let counters: RawCounters
+
+    private init(listener: Int32, port: UInt16, counters: RawCounters) {
+        self.listener = listener
+        self.port = port
+        self.counters = counters
+        self.baseURL = URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    deinit { stop() }
+
+    /// Starts listening on `127.0.0.1`, on a port the system picks, and serves every connection with `script`.
+    public static func start(_ script: [Step]) throws -> RawSocketServer {
+        let listener = socket(AF_INET, streamSocket, 0)
+        guard listener >= 0 else { throw TestServerError(message: "socket() failed: errno \(errno)") }
+        var reuse: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(listener, socketAddress, length) == 0 && listen(listener, 64) == 0
+                    && getsockname(listener, socketAddress, &length) == 0
+            }
+        }
+        guard bound else {
+            close(listener)
+            throw TestServerError(message: "could not listen on 127.0.0.1: errno \(errno)")
+        }
+        let counters = RawCounters()
+        let server = RawSocketServer(listener: listener, port: UInt16(bigEndian: address.sin_port), counters: counters)
+        Thread.detachNewThread {
+            while true {
+                let connection = accept(listener, nil, nil)
+                if connection < 0 {
+                    if errno == EINTR { continue }
+                    return  // the listener was shut down by stop()
+                }
+                Thread.detachNewThread { serve(connection, script: script, counters: counters) }
+            }
+        }
+        return server
+    }
+
+    /// The URL of `pathAndQuery` on this server.
+    public func url(_ pathAndQuery: String = "/") -> URL {
+        URL(string: baseURL.absoluteString + (pathAndQuery.hasPrefix("/") ? "" : "/") + pathAndQuery) ?? baseURL
+    }
+
+    /// Stops accepting connections (connections in progress finish their scripts). Stopping twice is harmless.
+    public func stop() {
+        guard counters.markStopped() else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    /// The number of request heads received so far.
+    public var requests: Int { counters.read { $0.requests } }
+
+    /// The number of connections the client closed while a ``Step/pause(_:)`` waited.
+    public var closedByClient: Int { counters.read { $0.closedByClient } }
+
+    /// Waits until the client closed at least `count` connections during a pause, for at most `timeout` seconds.
+    public func waitForClosedByClient(atLeast count: Int = 1, timeout: TimeInterval = 30) async -> Bool {
+        await poll(timeout: timeout) { $0.closedByClient >= count }
+    }
+
+    /// Waits until at least `count` request heads arrived, for at most `timeout` seconds.
+    public func waitForRequests(atLeast count: Int = 1, timeout: TimeInterval = 30) async -> Bool {
+        await poll(timeout: timeout) { $0.requests >= count }
+    }
+
+    private func poll(timeout: TimeInterval, until condition: (RawCounters.Values) -> Bool) async -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !counters.read(condition) {
+            if Date() >= deadline || Task.isCancelled { return false }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return true
+    }
+
+    private static func serve(_ connection: Int32, script: [Step], counters: RawCounters) {
+        var resetting = false
+        defer {
+            if resetting {
+                var option = linger(l_onoff: 1, l_linger: 0)
+                setsockopt(connection, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+            }
+            close(connection)
+        }
+        guard readRequestHead(connection) else { return }
+        counters.update { $0.requests += 1 }
+        for step in script {
+            switch step {
+            case .send(let data):
+                guard write(data, to: connection) else { return }
+            case .trickle(let data, let interval):
+                for (index, byte) in data.enumerated() {
+                    if index > 0, !waitWhileOpen(connection, seconds: interval, counters: counters) { return }
+                    guard write(Data([byte]), to: connection) else { return }
+                }
+            case .pause(let seconds):
+                guard waitWhileOpen(connection, seconds: seconds, counters: counters) else { return }
+            case .reset:
+                resetting = true
+                return
+            }
+        }
+    }
+
+    /// Reads until the blank line that ends the request head (at most 64 KB); `false` when the client left first.
+    private static func readRequestHead(_ connection: Int32) -> Bool {
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let end = Data("\r\n\r\n".utf8)
+        while received.count < 65_536 {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count <= 0 { return false }
+            received.append(contentsOf: buffer[0..<count])
+            if received.range(of: end) != nil { return true }
+        }
+        return true
+    }
+
+    private static func write(_ data: Data, to connection: Int32) -> Bool {
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = send(connection, buffer.baseAddress! + offset, buffer.count - offset, sendFlags)
+                if written <= 0 { return false }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    /// Waits `seconds` unless the client closes the connection first; `false` (and counted) when it did.
+    private static func waitWhileOpen(_ connection: Int32, seconds: TimeInterval, counters: RawCounters) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return true }
+            var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            let ready = pollDescriptors(&descriptor, 1, Int32(min(remaining, 0.5) * 1000) + 1)
+            guard ready > 0 else { continue }
+            // Readable: either more bytes from the client (ignored) or its end of the connection.
+            if recv(connection, &buffer, buffer.count, 0) <= 0 {
+                counters.update { $0.closedByClient += 1 }
+                return false
+            }
+        }
+    }
+}
+
+/// What a ``RawSocketServer`` counts, shared by its connection threads.
+// @unchecked Sendable: `values` and `stopped` are only read and written while holding `lock`.
+private final class RawCounters: @unchecked Sendable {
+    struct Values {
+        var requests = 0
+        var closedByClient = 0
+    }
+
+    private let lock = NSLock()
+    private var values = Values()
+    private var stopped = false
+
+    func update(_ body: (inout Values) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body(&values)
+    }
+
+    func read<R>(_ body: (Values) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(values)
+    }
+
+    /// Marks the server stopped; `false` when it was already.
+    func markStopped() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if stopped { return false }
+        stopped = true
+        return true
+    }
+}

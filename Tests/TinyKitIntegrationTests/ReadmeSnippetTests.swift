@@ -9,10 +9,13 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// README → the test file that compiles its snippets.
-    static let readmes: [(readme: String, tests: String)] = [
-        "TinyHTTPTransport", "TinyHTTPLogging", "TinyEndpoint", "TinyMocks", "TinyRequestState", "TinyStore",
-        "TinyStatefulEndpoint",
-    ].map { ("Packages/\($0)/README.md", "Packages/\($0)/Tests/\($0)Tests/ReadmeTests.swift") }
+    static let readmes: [(readme: String, tests: String)] =
+        [
+            "TinyHTTPTransport", "TinyHTTPLogging", "TinyEndpoint", "TinyMocks", "TinyRequestState", "TinyStore",
+            "TinyStatefulEndpoint",
+        ].map { ("Packages/\($0)/README.md", "Packages/\($0)/Tests/\($0)Tests/ReadmeTests.swift") } + [
+            ("README.md", "Tests/TinyKitIntegrationTests/RootReadmeTests.swift")
+        ]
 
     /// The lines of every ```swift fenced block in a Markdown text, except manifest snippets (the `.package` and
     /// `.product` lines a user adds to a Package.swift, which no test target can compile).

@@ -27,7 +27,9 @@ step() {
         failed=1
         tail -n 60 "$logs/$name.log"
     fi
-    grep -E "^(✔|✘|􁁛|􀢄)? ?Test run with|Executed [0-9]+ tests" "$logs/$name.log" | tail -n 2
+    # The closing lines of Swift Testing and of XCTest, when the step ran tests.
+    grep -E "Test run with [0-9]+ tests?" "$logs/$name.log" | tail -n 1
+    grep -E "Executed [0-9]+ tests?" "$logs/$name.log" | tail -n 1
 }
 
 step format-lint swift format lint --strict --recursive --parallel Package.swift Sources Tests Examples Packages scripts
@@ -37,6 +39,7 @@ if [ -z "${SKIP_STANDALONE:-}" ]; then
         step "$p" swift test --package-path "Packages/$p" --scratch-path "Packages/$p/.build"
     done
     step consumer-by-url scripts/check-consumer.sh
+    step docs scripts/build-docs.sh
 fi
 
 echo

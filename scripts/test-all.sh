@@ -32,7 +32,7 @@ step() {
     grep -E "Executed [0-9]+ tests?" "$logs/$name.log" | tail -n 1
 }
 
-step format-lint swift format lint --strict --recursive --parallel Package.swift Sources Tests Examples Packages scripts
+step format-lint swift format lint --strict --recursive --parallel Package.swift Sources Tests Examples Packages Benchmarks scripts
 step root swift test
 if [ -z "${SKIP_STANDALONE:-}" ]; then
     for p in "${packages[@]}"; do

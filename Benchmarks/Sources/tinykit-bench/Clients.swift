@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+import TinyKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The element of the JSON arrays served (scripts/bench.sh writes the same shape).
+struct User: Codable, Sendable, Equatable {
+    var id: Int
+    var name: String
+    var username: String
+    var email: String
+    var active: Bool
+
+    static func list(count: Int) -> [User] {
+        (1...max(count, 1)).map { id in
+            User(id: id, name: "User \(id)", username: "user\(id)", email: "user\(id)@example.com", active: true)
+        }
+    }
+}
+
+/// One way of loading `[User]` from a URL. Each concurrent worker gets its own load function from `makeLoad`.
+struct Client: Sendable {
+    let name: String
+    let makeLoad: @Sendable () -> @Sendable () async throws -> [User]
+
+    /// The baseline: `URLSession.data(for:)` and `JSONDecoder`, nothing else.
+    static func raw(_ url: URL, configuration: URLSessionConfiguration) -> Client {
+        let session = URLSession(configuration: configuration)
+        let request = jsonRequest(url)
+        let decoder = JSONDecoder()
+        return Client(name: "raw URLSession + JSONDecoder") {
+            {
+                let (data, response) = try await session.data(for: request)
+                guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
+                    throw URLError(.badServerResponse)
+                }
+                return try decoder.decode([User].self, from: data)
+            }
+        }
+    }
+
+    /// `transport.load(Endpoint<[User]>)` through a `URLSessionTransport`.
+    static func endpoint(_ url: URL, transport: URLSessionTransport) -> Client {
+        let endpoint = Endpoint<[User]>(json: .get, url: url)
+        return Client(name: "Endpoint + URLSessionTransport") {
+            { try await transport.load(endpoint) }
+        }
+    }
+
+    /// `TinyAPIClient.request` of a `TinyAPIEndpoint`, through a `URLSessionTransport`.
+    static func apiClient(_ url: URL, transport: any HTTPTransport) -> Client {
+        let client = TinyAPIClient(transport: transport)
+        let endpoint = UsersAPI(url: url)
+        return Client(name: "TinyAPIClient.request") {
+            { try await client.request(endpoint, as: [User].self) }
+        }
+    }
+
+    /// `StatefulEndpoint.reload()`, awaiting the success its synchronous observer receives. Each worker has its own
+    /// stateful endpoint (a reload cancels the load in flight of the same instance).
+    static func stateful(_ url: URL, transport: any HTTPTransport) -> Client {
+        let endpoint = Endpoint<[User]>(json: .get, url: url)
+        return Client(name: "StatefulEndpoint.reload") {
+            let reloader = Reloader(StatefulEndpoint(endpoint: endpoint, transport: transport))
+            return { try await reloader.reload() }
+        }
+    }
+}
+
+/// A `TinyAPIEndpoint` for one URL.
+struct UsersAPI: TinyAPIEndpoint {
+    let baseURL: String
+    let path: String
+    var method: HTTPMethod { .GET }
+
+    init(url: URL) {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        path = components?.path ?? ""
+        components?.path = ""
+        baseURL = components?.string ?? url.absoluteString
+    }
+}
+
+/// Reloads a `StatefulEndpoint` and waits for the result, as a screen observing it would see it.
+final class Reloader: Sendable {
+    let endpoint: StatefulEndpoint<[User]>
+    private let waiting = Mutex<CheckedContinuation<[User], any Error>?>(nil)
+
+    init(_ endpoint: StatefulEndpoint<[User]>) {
+        self.endpoint = endpoint
+        // Observing starts a load; the first reload() replaces it.
+        endpoint.observeSynchronously(owner: self, observeCurrent: false) { [weak self] state in
+            self?.received(state)
+        }
+    }
+
+    func reload() async throws -> [User] {
+        try await withCheckedThrowingContinuation { continuation in
+            waiting.withLock { $0 = continuation }
+            endpoint.reload()
+        }
+    }
+
+    private func received(_ state: RequestState<[User]>) {
+        let result: Result<[User], any Error>
+        switch state {
+        case .success(let users): result = .success(users)
+        case .failure(let error): result = .failure(error)
+        case .idle, .loading: return
+        }
+        let continuation = waiting.withLock { waiting in
+            defer { waiting = nil }
+            return waiting
+        }
+        continuation?.resume(with: result)
+    }
+}
+
+private func jsonRequest(_ url: URL) -> URLRequest {
+    var request = URLRequest(url: url)
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    return request
+}
+
+/// The session configuration both the raw client and the TinyKit transport use: no cache, so every request reaches
+/// the server.
+func benchmarkConfiguration() -> URLSessionConfiguration {
+    let configuration = URLSessionConfiguration.default
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    return configuration
+}

@@ -1,0 +1,209 @@
+import Foundation
+import TinyKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+private let mockURL = URL(string: "http://mock.invalid/users") ?? URL(fileURLWithPath: "/users")
+
+/// A mock answering `GET /users` with a ~1 KB array of users, after `delay`.
+private func usersMock(delay: MockDelay = .zero) throws -> MockTransport {
+    let mock = MockTransport(delay: delay)
+    mock.register(.get, "/users", try .json(User.list(count: 11)))
+    return mock
+}
+
+/// What a test suite pays per request through the mock transport, in memory and without delay.
+func mockBenchmarks(_ options: Options) async throws {
+    let requests = options.int("mock-requests", default: 50_000)
+    let timeLimit = options.seconds("time-limit", default: 10)
+    let body = try JSONEncoder().encode(User.list(count: 11))
+    let decoder = JSONDecoder()
+    let decoding = try bounded(count: requests, timeLimit: timeLimit) {
+        blackHole(try decoder.decode([User].self, from: body))
+    }
+    row("mock transport", "JSONDecoder alone, ~1 KB [User]", "\(format(decoding.perSecond)) /s", note: "the floor")
+
+    let request = URLRequest(method: .get, url: mockURL)
+    let endpoint = Endpoint<[User]>(json: .get, url: mockURL)
+    let cases: [(String, @Sendable (MockTransport) -> @Sendable () async throws -> Void)] = [
+        ("MockTransport.send", { mock in { blackHole(try await mock.send(request)) } }),
+        ("Endpoint load through the mock", { mock in { blackHole(try await mock.load(endpoint)) } }),
+        (
+            "TinyAPIClient.request through the mock",
+            { mock in
+                let client = TinyAPIClient(transport: mock)
+                let api = UsersAPI(url: mockURL)
+                return { blackHole(try await client.request(api, as: [User].self)) }
+            }
+        ),
+    ]
+    for (name, makeBody) in cases {
+        let mock = try usersMock()  // a new one each time: the mock records every request
+        let run = try await bounded(count: requests, bodies: [makeBody(mock)], timeLimit: timeLimit)
+        guard mock.requests.count == run.count else { fail("the mock recorded \(mock.requests.count) requests") }
+        row(
+            "mock transport", name, "\(format(run.perSecond)) req/s",
+            note: "\(format(run.nanosecondsEach / 1000, 1)) µs each, \(run.count) requests")
+    }
+}
+
+/// A transport whose requests never finish, cancelled or not (their tasks stay suspended until the process ends).
+private struct NeverAnswering: HTTPTransport {
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+        throw CancellationError()
+    }
+}
+
+/// The owner of an observation (a screen, in an app).
+private final class Owner: Sendable {}
+
+/// Fan-out of state changes to synchronous observers, against calling the same closures from a plain array; and
+/// 1,000 concurrent `loadIfNeeded()`.
+func statefulBenchmarks(_ options: Options) async throws {
+    let budget = options.int("fanout-calls", default: 2_000_000)
+    let timeLimit = options.seconds("time-limit", default: 10)
+    let endpoint = Endpoint<[User]>(json: .get, url: mockURL)
+    // Each change is a load() or a clear() on this thread; the load never answers, so no other thread changes the
+    // state (and delivers) meanwhile.
+    func nanosecondsPerChange(observers: Int, changes: Int) throws -> Double {
+        let stateful = StatefulEndpoint(endpoint: endpoint, transport: NeverAnswering())
+        let calls = Counter()
+        let owners = (0..<observers).map { _ in Owner() }
+        for owner in owners {
+            stateful.observeSynchronously(owner: owner, observeCurrent: false) { _ in calls.increment() }
+        }
+        stateful.load()
+        let before = calls.value
+        let run = bounded(count: changes, timeLimit: timeLimit) {
+            if case .loading = stateful.state { stateful.clear() } else { stateful.load() }
+        }
+        withExtendedLifetime(owners) {}  // observations end with their owners
+        guard calls.value - before == observers * run.count else {
+            fail("observers got \(calls.value - before) calls, expected \(observers * run.count)")
+        }
+        stateful.clear()
+        return run.nanosecondsEach
+    }
+    let changesAlone = try nanosecondsPerChange(observers: 0, changes: 20_000)
+    row("StatefulEndpoint fan-out", "state change, no observer", "\(format(changesAlone)) ns per change")
+    for observers in [1, 100, 10_000] {
+        let changes = min(20_000, max(20, budget / observers))
+        let perChange = try nanosecondsPerChange(observers: observers, changes: changes)
+        let perObserver = (perChange - changesAlone) / Double(observers)
+        let plain = plainClosureNanoseconds(closures: observers, calls: changes, timeLimit: timeLimit)
+        row(
+            "StatefulEndpoint fan-out", "\(observers) synchronous observer(s)",
+            "\(format(perObserver, 1)) ns per observer", ratio: "\(format(perObserver / plain, 1))× plain closure",
+            note: "\(format(perChange / 1000, 1)) µs per change; plain array \(format(plain, 1)) ns per closure")
+    }
+
+    let callers = options.int("callers", default: 1_000)
+    let mock = try usersMock(delay: .milliseconds(200))
+    let shared = StatefulEndpoint(endpoint: endpoint, transport: mock)
+    let start = now()
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<callers { group.addTask { shared.loadIfNeeded() } }
+    }
+    let callTime = Double(now() - start)
+    let emptyStart = now()
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<callers { group.addTask { blackHole(shared) } }
+    }
+    let emptyTime = Double(now() - emptyStart)
+    for await state in shared.states {
+        if case .success = state { break }
+        if case .failure(let error) = state { fail("loadIfNeeded failed: \(error)") }
+    }
+    row(
+        "StatefulEndpoint", "\(callers) concurrent loadIfNeeded()", "\(mock.requests.count) transport call(s)",
+        ratio: "\(format(callTime / emptyTime, 2))× as many empty tasks",
+        note: "\(format(callTime / 1000)) µs for all (tasks included), \(format(callTime / Double(callers))) ns each")
+}
+
+/// Calls the same kind of closure an observer is, from a plain array: the fan-out's baseline, in ns per call.
+private func plainClosureNanoseconds(closures count: Int, calls: Int, timeLimit: Double) -> Double {
+    let counter = Counter()
+    let closures: [@Sendable (RequestState<[User]>) -> Void] = (0..<count).map { _ in { _ in counter.increment() } }
+    let run = bounded(count: calls, timeLimit: timeLimit) {
+        let state: RequestState<[User]> = counter.value.isMultiple(of: 2) ? .loading : .idle
+        for closure in closures { closure(state) }
+    }
+    blackHole(counter.value)
+    return run.nanosecondsEach / Double(count)
+}
+
+/// A feature whose reducer only counts, and which has no effect.
+private enum TrivialFeature: Feature {
+    struct State: Sendable, Equatable { var count = 0 }
+    enum Action: Sendable, Equatable { case increment }
+    static var initialState: State { State() }
+    static func reducer(state: inout State, action: Action) throws { state.count += 1 }
+}
+
+/// A feature whose `ping` effect sends `pong` back.
+private enum RoundTripFeature: Feature {
+    struct State: Sendable, Equatable { var pongs = 0 }
+    enum Action: Sendable, Equatable {
+        case ping
+        case pong
+    }
+    static var initialState: State { State() }
+    static func reducer(state: inout State, action: Action) throws { if action == .pong { state.pongs += 1 } }
+    static func effect(for action: Action, state: State) async throws -> Action? { action == .ping ? .pong : nil }
+}
+
+@inline(never)
+private func reduceDirectly(_ state: inout TrivialFeature.State) {
+    do {
+        try TrivialFeature.reducer(state: &state, action: .increment)
+    } catch {
+        fail("the reducer threw \(error)")
+    }
+}
+
+/// `Store.send` with a trivial reducer against calling the reducer directly, and an effect round trip.
+@MainActor
+func storeBenchmarks(_ options: Options) async {
+    let sends = options.int("sends", default: 100_000)
+    let timeLimit = options.seconds("time-limit", default: 10)
+    var state = TrivialFeature.initialState
+    let direct = bounded(count: sends * 10, timeLimit: timeLimit) { reduceDirectly(&state) }
+    blackHole(state)
+
+    // Sends in batches of 100, timed; between batches (not timed) the store's effect tasks finish.
+    let store = Store<TrivialFeature>()
+    var sent = 0
+    var sendTime: UInt64 = 0
+    let deadline = now() + UInt64(timeLimit * 1e9)
+    while sent < sends, now() < deadline {
+        let start = now()
+        var last: StoreTask?
+        for _ in 0..<100 { last = store.send(.increment) }
+        sendTime += now() - start
+        sent += 100
+        await last?.finish()
+    }
+    guard store.state.count == sent else { fail("the store counted \(store.state.count) of \(sent) actions") }
+    let perSend = Double(sendTime) / Double(sent)
+    row(
+        "Store", "send(.increment), trivial reducer, no effect", "\(format(perSend)) ns per send",
+        ratio: "\(format(perSend / direct.nanosecondsEach, 1))× direct reducer call",
+        note: "direct call \(format(direct.nanosecondsEach, 1)) ns; \(sent) sends")
+
+    let roundTrips = options.int("round-trips", default: 10_000)
+    let pingStore = Store<RoundTripFeature>()
+    var trips = 0
+    let tripStart = now()
+    while trips < roundTrips, now() < deadline + UInt64(timeLimit * 1e9) {
+        await pingStore.send(.ping).finish()
+        trips += 1
+    }
+    let perTrip = Double(now() - tripStart) / Double(max(trips, 1))
+    guard pingStore.state.pongs == trips else { fail("the effect sent back \(pingStore.state.pongs) of \(trips)") }
+    row(
+        "Store", "effect round trip: send(.ping), effect returns .pong", "\(format(perTrip / 1000, 1)) µs each",
+        note: "\(trips) round trips, awaited one at a time")
+}

@@ -1,0 +1,25 @@
+import Foundation
+import TinyKit
+
+/// A fixed number of sequential requests with one client, for `valgrind --tool=callgrind` (scripts/bench.sh runs it
+/// with two counts and divides the difference, so start-up and warm-up cancel out).
+func countedRequests(_ options: Options) async {
+    let url = options.url("url")
+    let requests = options.int("requests", default: 200)
+    let configuration = benchmarkConfiguration()
+    let client: Client
+    switch options.string("client") {
+    case "raw": client = .raw(url, configuration: configuration)
+    case "endpoint": client = .endpoint(url, transport: URLSessionTransport(configuration: configuration))
+    case "client": client = .apiClient(url, transport: URLSessionTransport(configuration: configuration))
+    case let other: fail("unknown client \(other): raw, endpoint or client")
+    }
+    let load = client.makeLoad()
+    for _ in 0..<requests {
+        do {
+            blackHole(try await load())
+        } catch {
+            fail("request failed: \(error)")
+        }
+    }
+}

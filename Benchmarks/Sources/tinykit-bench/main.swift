@@ -1,0 +1,39 @@
+import Foundation
+
+// tinykit-bench MODE key=value…; scripts/bench.sh runs every mode. Results are Markdown table rows.
+//   http small=URL large=URL [rounds=5 small-requests=500 large-requests=8 time-limit=10]
+//   memory [mock-requests=50000 fanout-calls=2000000 callers=1000 sends=100000 round-trips=10000 time-limit=10]
+//   instructions client=raw|endpoint|client url=URL [requests=200]   (for callgrind)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let options = Options(Array(arguments.dropFirst()))
+
+switch arguments.first {
+case "instructions":
+    // Synchronous: valgrind 3.19 crashes on Swift programs with an async top level.
+    let semaphore = DispatchSemaphore(value: 0)
+    Task.detached {
+        await countedRequests(options)
+        semaphore.signal()
+    }
+    semaphore.wait()
+case "http", "memory":
+    let mode = arguments.first
+    Task { @MainActor in
+        do {
+            if mode == "http" {
+                try await httpBenchmarks(options)
+            } else {
+                try await mockBenchmarks(options)
+                try await statefulBenchmarks(options)
+                await storeBenchmarks(options)
+            }
+        } catch {
+            fail("\(error)")
+        }
+        exit(0)
+    }
+    dispatchMain()
+default:
+    fail("usage: tinykit-bench http|memory|instructions key=value… (see Sources/tinykit-bench/main.swift)")
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# TinyKit's benchmarks (see BENCHMARKS.md): what the stack costs next to raw URLSession + JSONDecoder, against a real
+# server (nginx on 127.0.0.1), through the mock transport, and in process; plus callgrind instruction counts per
+# request. Prints one Markdown table. Not part of scripts/test-all.sh: it is long and its timings are noisy.
+#
+#   scripts/bench.sh           everything (installs nginx, wrk and valgrind from Debian's packages if missing)
+#   scripts/bench.sh --smoke   tiny counts, in-process parts only, no nginx (a quick check that it all still runs)
+#
+# Every load loop is bounded in count and in time; nginx runs from its own temp dir and is stopped at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+smoke=0
+case "${1:-}" in
+--smoke) smoke=1 ;;
+"") ;;
+*)
+    echo "usage: scripts/bench.sh [--smoke]" >&2
+    exit 2
+    ;;
+esac
+
+started=$SECONDS
+timings=()
+# timed NAME COMMAND...: runs a command and records how long it took.
+timed() {
+    local name=$1 start=$SECONDS
+    shift
+    "$@"
+    timings+=("$name: $((SECONDS - start)) s")
+}
+
+echo "==> building Benchmarks (release)" >&2
+timed build swift build -c release --package-path Benchmarks --scratch-path Benchmarks/.build >&2
+bench=Benchmarks/.build/release/tinykit-bench
+
+header() {
+    echo "| area | case | result | ratio | note |"
+    echo "|---|---|---|---|---|"
+}
+
+if [ "$smoke" = 1 ]; then
+    header
+    timed memory timeout 120 "$bench" memory mock-requests=2000 fanout-calls=20000 callers=1000 sends=2000 \
+        round-trips=200 time-limit=2
+    echo
+    echo "Timings: ${timings[*]}; total $((SECONDS - started)) s" >&2
+    exit 0
+fi
+
+# --- tools -------------------------------------------------------------------------------------------------------
+missing=()
+for tool in nginx:nginx wrk:wrk valgrind:valgrind; do
+    command -v "${tool%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${tool%%:*}" ] || missing+=("${tool##*:}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "==> installing ${missing[*]}" >&2
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update >&2 && $sudo apt-get install -y "${missing[@]}" >&2
+fi
+nginx=$(command -v nginx || echo /usr/sbin/nginx)
+
+# --- nginx on 127.0.0.1, its own prefix, config, pid and logs --------------------------------------------------------
+work=$(mktemp -d /tmp/tinykit-bench.XXXXXX)
+chmod 755 "$work"  # nginx's workers run as nobody when started by root
+nginx_started=0
+cleanup() {
+    if [ "$nginx_started" = 1 ] && [ -s "$work/nginx.pid" ]; then
+        kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+mkdir -p "$work/www" "$work/tmp" "$work/logs"
+# A JSON array of users, the shape of the benchmark's `User`: 11 users ≈ 1 KB, 11,000 ≈ 1 MB.
+users() {
+    awk -v n="$1" 'BEGIN {
+        printf "["
+        for (i = 1; i <= n; i++) {
+            printf "%s{\"id\":%d,\"name\":\"User %d\",\"username\":\"user%d\",\"email\":\"user%d@example.com\",\"active\":true}", (i > 1 ? "," : ""), i, i, i, i
+        }
+        printf "]"
+    }'
+}
+users 11 >"$work/www/small.json"
+users 11000 >"$work/www/large.json"
+chmod 644 "$work/www/"*.json
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null ||
+        echo $((20000 + RANDOM % 20000))
+}
+port=$(free_port)
+cat >"$work/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $work/tmp/body;
+    proxy_temp_path $work/tmp/proxy;
+    fastcgi_temp_path $work/tmp/fastcgi;
+    uwsgi_temp_path $work/tmp/uwsgi;
+    scgi_temp_path $work/tmp/scgi;
+    keepalive_timeout 60s;
+    keepalive_requests 1000000;
+    types { application/json json; }
+    server {
+        listen 127.0.0.1:$port;
+        root $work/www;
+    }
+}
+CONF
+"$nginx" -p "$work" -c "$work/nginx.conf" -e "$work/logs/error.log"
+nginx_started=1
+small="http://127.0.0.1:$port/small.json"
+large="http://127.0.0.1:$port/large.json"
+for _ in $(seq 50); do
+    curl -fsS -o /dev/null "$small" 2>/dev/null && break
+    sleep 0.1
+done
+echo "==> nginx on 127.0.0.1:$port: small.json $(wc -c <"$work/www/small.json") bytes," \
+    "large.json $(wc -c <"$work/www/large.json") bytes" >&2
+
+header
+
+# --- 1. wrk: the server's ceiling on this machine -----------------------------------------------------------------
+wrk_row() {  # payload url connections threads
+    local rate
+    rate=$(timeout 60 wrk -t"$4" -c"$3" -d"${WRK_SECONDS:-5}"s "$2" | awk '/Requests\/sec/ { print $2 }')
+    echo "| HTTP $1, $3 in flight | wrk (server ceiling) | $rate req/s |  | ${WRK_SECONDS:-5} s, $4 thread(s) |"
+}
+wrk_all() {
+    wrk_row small "$small" 1 1
+    wrk_row small "$small" 8 2
+    wrk_row large "$large" 1 1
+    wrk_row large "$large" 8 2
+}
+timed wrk wrk_all
+
+# --- 2, 3. raw URLSession against the TinyKit clients, interleaved rounds ---------------------------------------------
+timed http timeout 900 "$bench" http small="$small" large="$large" rounds="${ROUNDS:-5}" \
+    small-requests="${SMALL_REQUESTS:-500}" large-requests="${LARGE_REQUESTS:-8}" time-limit=10
+
+# --- 4 and in-process: mock transport, StatefulEndpoint, Store -------------------------------------------------------
+timed memory timeout 300 "$bench" memory
+
+# --- instruction counts: (Ir of 220 requests - Ir of 20) / 200, small payload ------------------------------------------
+instructions() {  # client requests → total Ir of the whole process
+    local out="$work/callgrind.$1.$2"
+    timeout 600 valgrind --tool=callgrind --callgrind-out-file="$out" "$bench" instructions client="$1" url="$small" \
+        requests="$2" >/dev/null 2>"$out.log" || {
+        echo "callgrind failed for $1 ($2 requests):" >&2
+        tail -n 20 "$out.log" >&2
+        exit 1
+    }
+    awk '/^(summary|totals):/ { print $2; exit }' "$out"
+}
+callgrind_all() {
+    local base=20 counted=${CALLGRIND_REQUESTS:-200} raw=""
+    for client in raw endpoint client; do
+        local low high per
+        low=$(instructions "$client" "$base")
+        high=$(instructions "$client" $((base + counted)))
+        per=$(((high - low) / counted))
+        if [ "$client" = raw ]; then
+            raw=$per
+            echo "| callgrind, small, sequential | raw URLSession + JSONDecoder | $per Ir/request | 1 (baseline) | $counted requests after $base |"
+        else
+            local name="Endpoint + URLSessionTransport"
+            [ "$client" = client ] && name="TinyAPIClient.request"
+            echo "| callgrind, small, sequential | $name | $per Ir/request |" \
+                "$(awk -v a="$per" -v b="$raw" 'BEGIN { printf "%.3f (%+.1f%%)", a / b, (a / b - 1) * 100 }') |" \
+                "$counted requests after $base |"
+        fi
+    done
+}
+timed callgrind callgrind_all
+
+echo
+echo "Machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1); $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "Timings: ${timings[*]}; total $((SECONDS - started)) s"

@@ -57,15 +57,24 @@ extension TinyAPIEndpoint {
     /// `https://x/api/v4/users`) and ``queryItems`` appended to its query, percent-encoded. The request accepts
     /// JSON; it has `Content-Type: application/json` only when it has a body. ``headers`` come last and win.
     ///
-    /// - Throws: ``EndpointError/invalidURL(_:reason:)`` naming ``baseURL`` when it is not an absolute URL.
+    /// - Throws: ``EndpointError/invalidURL(_:reason:)`` naming ``baseURL`` when it is not an absolute URL, or naming
+    ///   ``path`` when it has a `.` or `..` segment (URLSession would remove it and leave the base URL's path).
     public func makeRequest() throws -> URLRequest {
         guard let components = URLComponents(string: baseURL), components.scheme != nil,
             components.host?.isEmpty == false
         else {
             throw EndpointError.invalidURL(baseURL, reason: "the base URL needs a scheme and a host")
         }
+        if let port = components.port, !(0...65_535).contains(port) {
+            throw EndpointError.invalidURL(baseURL, reason: "the port \(port) is not between 0 and 65535")
+        }
         guard let base = components.url else {
             throw EndpointError.invalidURL(baseURL, reason: "the base URL does not form a URL")
+        }
+        // URLSession removes dot segments, so "../admin" would leave the base URL's path: refuse them.
+        if let dots = path.split(separator: "/").first(where: { $0 == "." || $0 == ".." }) {
+            throw EndpointError.invalidURL(
+                path, reason: "the path has a \"\(dots)\" segment, which would leave the base URL's path")
         }
         let url = (path.isEmpty ? base : base.appendingRelative(path)).appendingQueryItems(queryItems ?? [])
         var request = URLRequest(method: method, url: url)

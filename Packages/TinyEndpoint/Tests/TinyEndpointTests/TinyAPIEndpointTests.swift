@@ -66,7 +66,7 @@ struct TestAPIEndpoint: TinyAPIEndpoint {
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
-    @Test(arguments: ["", "not a url", "/relative/path", "api.example.com", "https://"])
+    @Test(arguments: ["", "not a url", "/relative/path", "api.example.com", "https://", "https://x:70000"])
     func anInvalidBaseURLIsAnErrorNamingIt(base: String) throws {
         let error = try #require(throws: EndpointError.self) { try TestAPIEndpoint(baseURL: base).makeRequest() }
         guard case .invalidURL(let url, _) = error else {
@@ -75,6 +75,22 @@ struct TestAPIEndpoint: TinyAPIEndpoint {
         }
         #expect(url == base)
         #expect(error.description.contains("\"\(base)\""))
+    }
+
+    /// URLSession removes dot segments: `../admin` would leave the base URL's path, so it is refused.
+    @Test(arguments: ["../admin", "users/..", "./users", "a/./b"])
+    func aPathWithDotSegmentsIsAnErrorNamingIt(path: String) throws {
+        let error = try #require(throws: EndpointError.self) {
+            try TestAPIEndpoint(baseURL: "https://x/v1", path: path).makeRequest()
+        }
+        guard case .invalidURL(let url, let reason) = error else {
+            Issue.record("expected invalidURL, got \(error)")
+            return
+        }
+        #expect(url == path)
+        #expect(reason.contains("segment"))
+        // Dots inside a segment, or percent-encoded (sent literally, as %252E), are ordinary text.
+        #expect(throws: Never.self) { try TestAPIEndpoint(path: "v1.2/..hidden/%2E%2E").makeRequest() }
     }
 
     @Test func protocolDefaultsAreNil() throws {

@@ -32,9 +32,11 @@ extension UserEndpoint: TinyAPIEndpoint {
     }
 
     var body: Data? {
-        switch self {
-        case .create(let user), .update(_, let user): try? JSONEncoder().encode(user)
-        case .list, .detail, .delete: nil
+        get throws {
+            switch self {
+            case .create(let user), .update(_, let user): try JSONEncoder().encode(user)
+            case .list, .detail, .delete: nil
+            }
         }
     }
 }

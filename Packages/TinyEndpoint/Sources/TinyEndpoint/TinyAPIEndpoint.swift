@@ -40,7 +40,24 @@ public protocol TinyAPIEndpoint: Sendable {
     /// Query items appended, in order, after those of the base URL.
     var queryItems: [URLQueryItem]? { get }
     /// The request body, sent with `Content-Type: application/json` (unless ``headers`` say otherwise).
-    var body: Data? { get }
+    ///
+    /// The getter may throw, so an encoding failure stops the request instead of sending it without its body
+    /// (tinyAPI's `try? JSONEncoder().encode(...)` would send nothing and say nothing):
+    ///
+    /// ```swift
+    /// var body: Data? {
+    ///     get throws {
+    ///         switch self {
+    ///         case .create(let user): try JSONEncoder().encode(user)
+    ///         default: nil
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// An error thrown here reaches the caller of ``makeRequest()`` as
+    /// ``EndpointError/encodingFailed(type:codingPath:underlying:)`` naming the endpoint's type.
+    var body: Data? { get throws }
 }
 
 extension TinyAPIEndpoint {
@@ -58,7 +75,8 @@ extension TinyAPIEndpoint {
     /// JSON; it has `Content-Type: application/json` only when it has a body. ``headers`` come last and win.
     ///
     /// - Throws: ``EndpointError/invalidURL(_:reason:)`` naming ``baseURL`` when it is not an absolute URL, or naming
-    ///   ``path`` when it has a `.` or `..` segment (URLSession would remove it and leave the base URL's path).
+    ///   ``path`` when it has a `.` or `..` segment (URLSession would remove it and leave the base URL's path);
+    ///   ``EndpointError/encodingFailed(type:codingPath:underlying:)`` when ``body`` throws.
     public func makeRequest() throws -> URLRequest {
         guard let components = URLComponents(string: baseURL), components.scheme != nil,
             components.host?.isEmpty == false
@@ -79,6 +97,14 @@ extension TinyAPIEndpoint {
         let url = (path.isEmpty ? base : base.appendingRelative(path)).appendingQueryItems(queryItems ?? [])
         var request = URLRequest(method: method, url: url)
         request.httpAccept(.json)
+        let body: Data?
+        do {
+            body = try self.body
+        } catch let error as EndpointError {
+            throw error
+        } catch {
+            throw EndpointError.encoding(Self.self, error)
+        }
         if let body {
             request.httpBody = body
             request.httpContentType(.json)

@@ -148,7 +148,7 @@ import TinyHTTPTransport
         /// A client that answers from memory, as a mock client would.
         struct EchoClient: APIClientProtocol {
             func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
-                let text = "\(endpoint.method) \(endpoint.path) \(endpoint.body.map { $0.text } ?? "-")"
+                let text = "\(endpoint.method) \(endpoint.path) \(try endpoint.body.map { $0.text } ?? "-")"
                 return try JSONDecoder().decode(T.self, from: JSONEncoder().encode(text))
             }
             func requestData(_ endpoint: any TinyAPIEndpoint) async throws -> Data { Data() }

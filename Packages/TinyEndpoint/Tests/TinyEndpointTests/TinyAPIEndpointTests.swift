@@ -19,6 +19,30 @@ struct TestAPIEndpoint: TinyAPIEndpoint {
 }
 
 @Suite struct TinyAPIEndpointTests {
+    /// A body that cannot be encoded stops the request with an error naming the endpoint, instead of being dropped.
+    @Test func aBodyThatFailsToEncodeIsAnErrorNotAMissingBody() throws {
+        enum Create: TinyAPIEndpoint {
+            case point(Double)
+            var baseURL: String { "https://api.example.com" }
+            var path: String { "/points" }
+            var method: HTTPMethod { .POST }
+            var body: Data? {
+                get throws {
+                    switch self {
+                    case .point(let value): try JSONEncoder().encode(["x": value])
+                    }
+                }
+            }
+        }
+        #expect(try Create.point(1).makeRequest().httpBody == Data(#"{"x":1}"#.utf8))
+        let error = #expect(throws: EndpointError.self) { try Create.point(.nan).makeRequest() }
+        guard case .encodingFailed(let type, _, _) = error else {
+            Issue.record("expected encodingFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(type.contains("Create"))
+    }
+
     @Test(arguments: [
         ("https://x.dev/api/v4", "/users", "https://x.dev/api/v4/users"),
         ("https://x.dev/api/v4/", "/users", "https://x.dev/api/v4/users"),

@@ -75,9 +75,11 @@ public struct Endpoint<A>: Sendable {
 extension Endpoint: CustomStringConvertible {
     /// The method, the URL and the body as text, for example `POST https://example.com/users {"name":"Ada"}`.
     ///
-    /// A body that is not UTF-8 shows as its size; a request without a body ends after the URL.
+    /// A body that is not UTF-8 shows as its size; a request without a body ends after the URL. A URL password and
+    /// secret query parameters are redacted with `HTTPRedaction.default`; headers are never shown.
     public var description: String {
-        var text = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "(no URL)")"
+        var text =
+            "\(request.httpMethod ?? "GET") \(request.url.map(HTTPRedaction.default.redacted(url:)) ?? "(no URL)")"
         if let body = request.httpBody, !body.isEmpty {
             text += " " + (String(data: body, encoding: .utf8) ?? "(\(body.count) bytes)")
         }

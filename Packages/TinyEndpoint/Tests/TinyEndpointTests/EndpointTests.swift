@@ -136,4 +136,10 @@ import TinyHTTPTransport
         let binary = Endpoint<()>(.put, url: try apiURL("/blob"), body: Data([0xFF, 0xFE, 0x00]))
         #expect(binary.description == "PUT https://api.example.com/blob (3 bytes)")
     }
+
+    @Test func descriptionRedactsCredentialsInTheURL() throws {
+        let url = try #require(URL(string: "https://ada:pa55@api.example.com/users?access_token=t0k&page=2"))
+        let endpoint = Endpoint<()>(.get, url: url, headers: ["Authorization": "Bearer b34r"])
+        #expect(endpoint.description == "GET https://ada:***@api.example.com/users?access_token=***&page=2")
+    }
 }

@@ -6,6 +6,9 @@
 #   scripts/bench.sh           everything (installs nginx, wrk and valgrind from Debian's packages if missing)
 #   scripts/bench.sh --smoke   tiny counts, in-process parts only, no nginx (a quick check that it all still runs)
 #
+# Knobs (environment): ROUNDS (15) interleaved rounds of SMALL_REQUESTS (300) / LARGE_REQUESTS (6) requests per
+# client; WRK_SECONDS (5) per wrk run; CALLGRIND_REQUESTS (200) counted requests per callgrind figure.
+#
 # Every load loop is bounded in count and in time; nginx runs from its own temp dir and is stopped at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -142,8 +145,8 @@ wrk_all() {
 timed wrk wrk_all
 
 # --- 2, 3. raw URLSession against the TinyKit clients, interleaved rounds ---------------------------------------------
-timed http timeout 900 "$bench" http small="$small" large="$large" rounds="${ROUNDS:-5}" \
-    small-requests="${SMALL_REQUESTS:-500}" large-requests="${LARGE_REQUESTS:-8}" time-limit=10
+timed http timeout 900 "$bench" http small="$small" large="$large" rounds="${ROUNDS:-15}" \
+    small-requests="${SMALL_REQUESTS:-300}" large-requests="${LARGE_REQUESTS:-6}" time-limit=10
 
 # --- 4 and in-process: mock transport, StatefulEndpoint, Store -------------------------------------------------------
 timed memory timeout 300 "$bench" memory
@@ -161,7 +164,7 @@ instructions() {  # client requests → total Ir of the whole process
 }
 callgrind_all() {
     local base=20 counted=${CALLGRIND_REQUESTS:-200} raw=""
-    for client in raw endpoint client; do
+    for client in raw endpoint client stateful; do
         local low high per
         low=$(instructions "$client" "$base")
         high=$(instructions "$client" $((base + counted)))
@@ -172,6 +175,7 @@ callgrind_all() {
         else
             local name="Endpoint + URLSessionTransport"
             [ "$client" = client ] && name="TinyAPIClient.request"
+            [ "$client" = stateful ] && name="StatefulEndpoint.reload"
             echo "| callgrind, small, sequential | $name | $per Ir/request |" \
                 "$(awk -v a="$per" -v b="$raw" 'BEGIN { printf "%.3f (%+.1f%%)", a / b, (a / b - 1) * 100 }') |" \
                 "$counted requests after $base |"

@@ -12,7 +12,8 @@ func countedRequests(_ options: Options) async {
     case "raw": client = .raw(url, configuration: configuration)
     case "endpoint": client = .endpoint(url, transport: URLSessionTransport(configuration: configuration))
     case "client": client = .apiClient(url, transport: URLSessionTransport(configuration: configuration))
-    case let other: fail("unknown client \(other): raw, endpoint or client")
+    case "stateful": client = .stateful(url, transport: URLSessionTransport(configuration: configuration))
+    case let other: fail("unknown client \(other): raw, endpoint, client or stateful")
     }
     let load = client.makeLoad()
     for _ in 0..<requests {

@@ -33,13 +33,17 @@ extension URLRequest {
     }
 
     /// Sets the `Accept` header: `request.httpAccept(.json)`.
+    ///
+    /// Like ``setHeader(_:_:)``, it keeps a custom value with CR or LF, which sending then refuses.
     public mutating func httpAccept(_ contentType: ContentType) {
-        setValue(contentType.rawValue, forHTTPHeaderField: "Accept")
+        setHeader("Accept", contentType.rawValue)
     }
 
     /// Sets the `Content-Type` header: `request.httpContentType(.json)`.
+    ///
+    /// Like ``setHeader(_:_:)``, it keeps a custom value with CR or LF, which sending then refuses.
     public mutating func httpContentType(_ contentType: ContentType) {
-        setValue(contentType.rawValue, forHTTPHeaderField: "Content-Type")
+        setHeader("Content-Type", contentType.rawValue)
     }
 
     /// Appends query items to the request's URL, after its existing ones, in the given order (see

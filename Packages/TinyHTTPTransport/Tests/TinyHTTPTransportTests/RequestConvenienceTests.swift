@@ -84,6 +84,20 @@ import TinyHTTPTransport
         #expect(error?.description.contains("X-Evil") == true)
     }
 
+    @Test func customContentTypesWithLineBreaksAreKeptAndRefused() throws {
+        // `setValue` would drop these on Linux and send the request without the header; sending refuses it instead.
+        var request = URLRequest(url: url)
+        request.setValue("old", forHTTPHeaderField: "accept")
+        request.httpAccept("application/json\r\nX-Injected: 1")
+        #expect(request.allHTTPHeaderFields == ["Accept": "application/json\r\nX-Injected: 1"])
+        #expect(throws: HTTPTransportError.self) { try request.validateHeaders() }
+
+        request = URLRequest(url: url)
+        request.httpContentType("text/plain\nX-Injected: 1")
+        let error = try #require(throws: HTTPTransportError.self) { try request.validateHeaders() }
+        #expect(error.message == #"the value of the header "Content-Type" contains CR, LF or NUL"#)
+    }
+
     @Test func ordinaryHeadersPass() throws {
         var request = URLRequest(url: url)
         request.setValue("Bearer abc.def", forHTTPHeaderField: "Authorization")

@@ -7,7 +7,8 @@
 #   scripts/bench.sh --smoke   tiny counts, in-process parts only, no nginx (a quick check that it all still runs)
 #
 # Knobs (environment): ROUNDS (15) interleaved rounds of SMALL_REQUESTS (300) / LARGE_REQUESTS (6) requests per
-# client; WRK_SECONDS (5) per wrk run; CALLGRIND_REQUESTS (200) counted requests per callgrind figure.
+# client; WRK_SECONDS (5) per wrk run; CALLGRIND_REQUESTS (200) counted requests per callgrind figure and
+# CALLGRIND_REPEATS (3) figures per client (the median is reported).
 #
 # Every load loop is bounded in count and in time; nginx runs from its own temp dir and is stopped at the end.
 set -euo pipefail
@@ -162,23 +163,35 @@ instructions() {  # client requests → total Ir of the whole process
     }
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
 }
+# The median of CALLGRIND_REPEATS (3) measurements per client, and their range: counts vary by about ±0.5 % between
+# runs (threads and timers of libcurl and libdispatch).
 callgrind_all() {
-    local base=20 counted=${CALLGRIND_REQUESTS:-200} raw=""
+    local base=20 counted=${CALLGRIND_REQUESTS:-200} repeats=${CALLGRIND_REPEATS:-3} raw=""
     for client in raw endpoint client stateful; do
-        local low high per
-        low=$(instructions "$client" "$base")
-        high=$(instructions "$client" $((base + counted)))
-        per=$(((high - low) / counted))
+        local values=() low high
+        for _ in $(seq "$repeats"); do
+            low=$(instructions "$client" "$base")
+            high=$(instructions "$client" $((base + counted)))
+            values+=($(((high - low) / counted)))
+        done
+        local sorted per range name
+        sorted=$(printf '%s\n' "${values[@]}" | sort -n)
+        per=$(echo "$sorted" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+        range="$(echo "$sorted" | head -n 1)–$(echo "$sorted" | tail -n 1)"
+        case $client in
+        raw) name="raw URLSession + JSONDecoder" ;;
+        endpoint) name="Endpoint + URLSessionTransport" ;;
+        client) name="TinyAPIClient.request" ;;
+        stateful) name="StatefulEndpoint.reload" ;;
+        esac
         if [ "$client" = raw ]; then
             raw=$per
-            echo "| callgrind, small, sequential | raw URLSession + JSONDecoder | $per Ir/request | 1 (baseline) | $counted requests after $base |"
+            echo "| callgrind, small, sequential | $name | $per Ir/request | 1 (baseline) |" \
+                "median of $repeats ($range); $counted requests after $base |"
         else
-            local name="Endpoint + URLSessionTransport"
-            [ "$client" = client ] && name="TinyAPIClient.request"
-            [ "$client" = stateful ] && name="StatefulEndpoint.reload"
             echo "| callgrind, small, sequential | $name | $per Ir/request |" \
                 "$(awk -v a="$per" -v b="$raw" 'BEGIN { printf "%.3f (%+.1f%%)", a / b, (a / b - 1) * 100 }') |" \
-                "$counted requests after $base |"
+                "median of $repeats ($range); $counted requests after $base |"
         fi
     done
 }

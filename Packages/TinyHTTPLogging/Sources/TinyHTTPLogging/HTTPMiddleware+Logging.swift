@@ -19,8 +19,9 @@ extension HTTPMiddleware {
     /// - Headers and bodies are logged only when the logger's level is `trace`: one more line per request and per
     ///   response, with `headers` and `body` (its first 1000 bytes, as text) in the metadata.
     /// - Secrets are always redacted, whatever the level: the values of `Authorization`, `Proxy-Authorization`,
-    ///   `Cookie`, `Set-Cookie` and the headers and query parameters `redaction` names (see `HTTPRedaction`).
-    ///   Bodies are not redacted: keep trace level off where bodies carry secrets.
+    ///   `Cookie`, `Set-Cookie` and the headers and query parameters `redaction` names (see `HTTPRedaction`); the
+    ///   first four even when `redaction` was built without them. Bodies are not redacted: keep trace level off
+    ///   where bodies carry secrets.
     /// - Put it below the retry middleware to log every attempt, and below the authorization middleware to see
     ///   the header it adds (redacted).
     ///
@@ -34,7 +35,8 @@ extension HTTPMiddleware {
         _ logger: Logger, level: Logger.Level = .info, redaction: HTTPRedaction = .default,
         clock: MiddlewareClock = .continuous
     ) -> HTTPMiddleware {
-        HTTPMiddleware { request, next in
+        let redaction = redaction.adding(headers: HTTPRedaction.default.headers)
+        return HTTPMiddleware { request, next in
             let attempt = HTTPMiddleware.attempt
             let exchange =
                 "\(request.httpMethod ?? "GET") \(request.url.map(redaction.redacted(url:)) ?? "(no URL)")"

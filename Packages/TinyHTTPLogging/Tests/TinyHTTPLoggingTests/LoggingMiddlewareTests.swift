@@ -126,6 +126,16 @@ final class Counter: @unchecked Sendable {
         }
     }
 
+    @Test func theUsualSecretHeadersAreRedactedEvenByARedactionWithoutThem() async throws {
+        let entries = try await exchange(level: .trace, redaction: HTTPRedaction(headers: ["X-Custom-Token"]))
+
+        let everything = entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        for secret in ["t0ken", "c00kie", "s3ssion", "pr0xy", "cust0m"] {
+            #expect(!everything.contains(secret), "\(secret) was logged")
+        }
+        #expect(everything.contains("api_key=k3y"))  // query parameters stay as the redaction names them
+    }
+
     @Test func nothingBelowTheLoggersLevel() async throws {
         let entries = try await exchange(level: .notice)
         #expect(entries.isEmpty)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of every module with the toolchain's own `docc`, warnings as errors.
-# Output: .build-docs/site/<Module>.doccarchive. Exits non-zero on any documentation warning or error.
+# Output: .build-docs/site/<Module>.doccarchive. Exits non-zero on any documentation warning or error, and when a
+# public declaration has no doc comment (scripts/check-doc-comments.swift).
 # Offline docc resolves ``Symbol`` links only within one module: refer to another module's symbols as `Symbol`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,4 +45,11 @@ for entry in "${modules[@]}"; do
         status=1
     fi
 done
+# Every public declaration of the modules above has a doc comment (docc does not warn about a missing one).
+if swift scripts/check-doc-comments.swift "$PWD/Packages" "$scratch"/graphs/*/*.symbols.json; then
+    echo "ok   doc comments"
+else
+    echo "FAIL doc comments"
+    status=1
+fi
 exit $status

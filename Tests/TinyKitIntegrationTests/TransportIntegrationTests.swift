@@ -230,6 +230,26 @@ import TinyKitTestServer
         #expect(server.requests.map(\.path) == ["/echo"])
     }
 
+    /// On Linux a method with CR/LF would be written into the request line as it is (request splitting).
+    @Test func methodThatIsNotATokenIsRefusedBeforeSending() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let request = URLRequest(method: HTTPMethod("GET\r\nX-Injected: 1\r\nX:"), url: server.url("/echo"))
+
+        let error = try await #require(throws: HTTPTransportError.self) { try await transport.send(request) }
+        #expect(error.code == .invalidRequest)
+        #expect(error.message?.contains("is not an HTTP token") == true)
+
+        let endpoint = Endpoint<()>(request: request) { _, _ in .success(()) }
+        let refusal = await withCheckedContinuation { continuation in
+            URLSession.shared.dataTask(endpoint: endpoint) { continuation.resume(returning: $0) }.resume()
+        }
+        #expect(throws: HTTPTransportError.self) { try refusal.get() }
+        let afterwards = try await send(URLRequest(method: .get, url: server.url("/echo")))
+        #expect(afterwards.1.statusCode == 200)
+        #expect(server.requests.map(\.method) == ["GET"])
+    }
+
     @Test func urlSessionIsATransportToo() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

@@ -45,8 +45,8 @@ extension URLSession {
     ///   - completionHandler: Called once, on the session's delegate queue, with the parsed result or the error:
     ///     an `HTTPTransportError` for transport failures (code `cancelled` when the task was cancelled) and for
     ///     unacceptable status codes (with response and body), an ``EndpointError`` when the response could not be
-    ///     decoded. A request with CR or LF in a header value fails with the code `invalidRequest`, and the returned
-    ///     task is already cancelled: nothing is sent.
+    ///     decoded. A request with CR or LF in a header value, or a method that is not an HTTP token, fails with the
+    ///     code `invalidRequest`, and the returned task is already cancelled: nothing is sent.
     ///
     /// On Linux, a `401` carrying `WWW-Authenticate` never completes on a session without a delegate that cancels
     /// authentication challenges (swift-corelibs-foundation issue 5456); `URLSessionTransport` handles it, so
@@ -55,7 +55,10 @@ extension URLSession {
     public func dataTask<A>(
         endpoint: Endpoint<A>, completionHandler: @escaping @Sendable (Result<A, any Error>) -> Void
     ) -> URLSessionDataTask {
-        let invalidHeaders = Result { try endpoint.request.validateHeaders() }.error
+        let invalidHeaders = Result {
+            try endpoint.request.validateHeaders()
+            try endpoint.request.validateMethod()
+        }.error
         let task = dataTask(with: endpoint.request) { data, response, error in
             if let invalidHeaders {
                 completionHandler(.failure(invalidHeaders))
@@ -69,7 +72,8 @@ extension URLSession {
                 completionHandler(.failure(EndpointError.notHTTPResponse))
             }
         }
-        // A request with a CR or LF in a header value is never sent: the task is cancelled before anyone resumes it.
+        // A request with a CR or LF in a header value, or a bad method, is never sent: the task is cancelled before
+        // anyone resumes it.
         if invalidHeaders != nil { task.cancel() }
         return task
     }

@@ -13,6 +13,7 @@ enum DataTaskRunner {
         _ request: URLRequest, on session: URLSession, challenges: AuthenticationChallengeHandler?
     ) async throws -> (Data, HTTPURLResponse) {
         try request.validateHeaders()
+        try request.validateMethod()
         guard request.url != nil else {
             throw HTTPTransportError(.invalidRequest, request: request, message: "the request has no URL")
         }

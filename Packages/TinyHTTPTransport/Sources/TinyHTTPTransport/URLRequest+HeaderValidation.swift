@@ -43,6 +43,22 @@ extension URLRequest {
         }
     }
 
+    /// Checks that the method is an HTTP token (ASCII letters, digits and `!#$%&'*+-.^_|~` or a backtick): on Linux,
+    /// a method with a space, CR or LF would be sent as it is and rewrite the request line (request splitting).
+    ///
+    /// ``URLSessionTransport`` and the `URLSession` conformance call it for every request before sending it;
+    /// call it yourself in your own ``HTTPTransport``. A request without a method is a `GET` and passes.
+    ///
+    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest``, quoting the method.
+    public func validateMethod() throws(HTTPTransportError) {
+        guard let method = httpMethod else { return }
+        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
+        if method.isEmpty || !method.unicodeScalars.allSatisfy(token.contains) {
+            throw HTTPTransportError(
+                .invalidRequest, request: self, message: "the method \(method.debugDescription) is not an HTTP token")
+        }
+    }
+
     private static func containsLineBreak(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }
     }

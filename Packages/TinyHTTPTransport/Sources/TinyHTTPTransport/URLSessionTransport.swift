@@ -18,8 +18,8 @@ import Foundation
 /// - Every response comes back as a response, whatever its status; failures without a response throw
 ///   ``HTTPTransportError`` with a ``HTTPTransportError/Code`` you can act on, the request and the `URLError`.
 /// - Cancelling the task that awaits ``send(_:)`` cancels the request (``HTTPTransportError/Code/cancelled``).
-/// - Header values containing CR or LF are refused before anything is sent (see
-///   `URLRequest.validateHeaders()`).
+/// - Header values containing CR or LF, and methods that are not HTTP tokens, are refused before anything is sent
+///   (see `URLRequest.validateHeaders()` and `URLRequest.validateMethod()`).
 /// - A `401` carrying `WWW-Authenticate` arrives promptly as a `401` response on Linux too. FoundationNetworking
 ///   (swift-corelibs-foundation issue 5456) never completes such a request when it has no credential, not even
 ///   after the timeout. The transport's session delegate cancels HTTP authentication challenges there and returns
@@ -71,7 +71,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// Sends `request` and returns the response, whatever its status code.
     ///
     /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` for a header value with
-    ///   CR or LF or a request without URL, ``HTTPTransportError/Code/cancelled`` when the awaiting task was
+    ///   CR or LF, a method that is not an HTTP token or a request without URL, ``HTTPTransportError/Code/cancelled`` when the awaiting task was
     ///   cancelled, and the code mapped from the `URLError` for other failures
     ///   (see ``HTTPTransportError/init(mapping:request:)``).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {

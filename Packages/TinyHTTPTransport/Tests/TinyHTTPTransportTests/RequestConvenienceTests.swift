@@ -98,6 +98,22 @@ import TinyHTTPTransport
         #expect(error.message == #"the value of the header "Content-Type" contains CR, LF or NUL"#)
     }
 
+    @Test(arguments: ["GET\r\nX-Injected: 1", "GET /x HTTP/1.1", "", "GÉT", "GET\0"])
+    func methodsThatAreNotTokensAreRefused(method: String) throws {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        let error = try #require(throws: HTTPTransportError.self) { try request.validateMethod() }
+        #expect(error.code == .invalidRequest)
+        #expect(error.message == "the method \(method.debugDescription) is not an HTTP token")
+    }
+
+    @Test(arguments: [nil, "GET", "PROPFIND", "M-SEARCH", "X_CUSTOM.1"])
+    func tokenMethodsPass(method: String?) throws {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        try request.validateMethod()
+    }
+
     @Test func ordinaryHeadersPass() throws {
         var request = URLRequest(url: url)
         request.setValue("Bearer abc.def", forHTTPHeaderField: "Authorization")

@@ -157,6 +157,17 @@ import TinyHTTPTransport
         }
     }
 
+    @Test func aHeaderWithALineBreakIsRefusedAsByALiveTransport() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/users", .json("[]"))
+        var evil = try request(.get, "https://h/users")
+        evil.setHeader("X-Evil", "a\r\nX-Injected: 1")
+        let error = try #require(await transportError(mock, evil))
+        #expect(error.code == .invalidRequest)
+        #expect(error.message?.contains("X-Evil") == true)
+        #expect(mock.requests.count == 1)
+    }
+
     @Test func aRequestWithoutAURLIsInvalid() async throws {
         var request = URLRequest(url: try #require(URL(string: "https://h/x")))
         request.url = nil

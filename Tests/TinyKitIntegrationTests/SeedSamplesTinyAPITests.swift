@@ -124,8 +124,9 @@ extension TinyAPISeed.UserEndpoint: TinyAPIEndpoint {
     }
     var body: Data? {
         switch self {
-        // The protocol's `body` cannot throw, as in tinyAPI; `TinyAPIClient.post(to:path:body:as:)` encodes with
-        // errors reported instead.
+        // The README's `try?`, kept as written: it compiles against the protocol's throwing `body`, but drops an
+        // encoding failure. Write `var body: Data? { get throws }` with `try`, or use
+        // `TinyAPIClient.post(to:path:body:as:)`, to have it reported.
         case .create(let request):
             return try? JSONEncoder().encode(request)
         case .update(_, let user):

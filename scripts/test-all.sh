@@ -35,6 +35,10 @@ step() {
 step format-lint swift format lint --strict --recursive --parallel Package.swift Sources Tests Examples Packages Benchmarks scripts
 step root swift test
 if [ -z "${SKIP_STANDALONE:-}" ]; then
+    # The root suite under ThreadSanitizer, then AddressSanitizer + LeakSanitizer (own build folders; about 3 and 4
+    # minutes from clean on 2 cores).
+    step sanitize-thread scripts/sanitize.sh thread
+    step sanitize-address scripts/sanitize.sh address
     for p in "${packages[@]}"; do
         step "$p" swift test --package-path "Packages/$p" --scratch-path "Packages/$p/.build"
     done

@@ -106,6 +106,26 @@ func statefulBenchmarks(_ options: Options) async throws {
                 + "plain array \(format(perClosure, 1)) ns per closure; \(changes) changes, best of \(repetitions)")
     }
 
+    // The same with main-actor observers (`observe(owner:)`, what screens use): the changes, then the wait until
+    // the main actor has delivered all of them.
+    for observers in [1, 100, 10_000] {
+        let changes = min(4_000, max(20, budget / observers))
+        var (alone, observed) = ([Double](), [Double]())
+        for _ in 0..<max(repetitions, 1) {
+            alone.append(await mainActorNanosecondsPerChange(observers: 0, changes: changes, timeLimit: timeLimit))
+            observed.append(
+                await mainActorNanosecondsPerChange(observers: observers, changes: changes, timeLimit: timeLimit))
+        }
+        let (perChange, base) = (observed.min() ?? .nan, alone.min() ?? .nan)
+        let perObserver = (perChange - base) / Double(observers)
+        let plain = plainClosureNanoseconds(closures: observers, calls: changes, timeLimit: timeLimit)
+        row(
+            "StatefulEndpoint fan-out", "\(observers) main-actor observer(s)",
+            "\(format(perObserver, 1)) ns per observer", ratio: "\(format(perObserver / plain, 1))× plain closure",
+            note: "\(format(perChange / 1000, 2)) µs per change (\(format(base / 1000, 2)) µs with no observer); "
+                + "\(changes) changes, best of \(repetitions)")
+    }
+
     let callers = options.int("callers", default: 1_000)
     let mock = try usersMock(delay: .milliseconds(200))
     let shared = StatefulEndpoint(endpoint: endpoint, transport: mock)
@@ -127,6 +147,32 @@ func statefulBenchmarks(_ options: Options) async throws {
         "StatefulEndpoint", "\(callers) concurrent loadIfNeeded()", "\(mock.requests.count) transport call(s)",
         ratio: "\(format(callTime / emptyTime, 2))× as many empty tasks",
         note: "\(format(callTime / 1000)) µs for all (tasks included), \(format(callTime / Double(callers))) ns each")
+}
+
+/// Time per state change with `observers` main-actor observers, until every change is delivered.
+@MainActor
+private func mainActorNanosecondsPerChange(observers: Int, changes: Int, timeLimit: Double) async -> Double {
+    let stateful = StatefulEndpoint(endpoint: Endpoint<[User]>(json: .get, url: mockURL), transport: NeverAnswering())
+    let calls = Counter()
+    let owners = (0..<observers).map { _ in Owner() }
+    for owner in owners {
+        stateful.observe(owner: owner, observeCurrent: false) { _ in calls.increment() }
+    }
+    stateful.load()
+    await stateful.waitForDeliveries()
+    let before = calls.value
+    let start = now()
+    let run = bounded(count: changes, timeLimit: timeLimit) {
+        if case .loading = stateful.state { stateful.clear() } else { stateful.load() }
+    }
+    await stateful.waitForDeliveries()
+    let elapsed = Double(now() - start)
+    withExtendedLifetime(owners) {}
+    guard calls.value - before == observers * run.count else {
+        fail("main-actor observers got \(calls.value - before) calls, expected \(observers * run.count)")
+    }
+    stateful.clear()
+    return elapsed / Double(run.count)
 }
 
 /// Calls the same kind of closure an observer is, from a plain array: the fan-out's baseline, in ns per call.

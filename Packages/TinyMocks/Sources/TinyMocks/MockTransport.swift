@@ -15,8 +15,8 @@ import TinyHTTPTransport
 /// ```
 ///
 /// For each request, in this order:
-/// 1. The request is recorded (see ``requests``); a header name or value with CR, LF or NUL then fails it with code
-///    `invalidRequest`, as on a live transport.
+/// 1. The request is recorded (see ``requests``); a header name or value with CR, LF or NUL, or a method that is
+///    not an HTTP token, then fails it with code `invalidRequest`, as on a live transport.
 /// 2. A registered route whose method, path and query match answers (see
 ///    ``register(_:_:query:delay:_:_:)``); with several, the one naming more query items, then the one
 ///    registered last.
@@ -144,6 +144,7 @@ public final class MockTransport: HTTPTransport, Sendable {
             try Task.checkCancellation()
             // Refused as URLSessionTransport refuses it, so a test on the mock fails where the live app would.
             try request.validateHeaders()
+            try request.validateMethod()
             guard let url = request.url else {
                 throw HTTPTransportError(.invalidRequest, request: request, message: "the request has no URL")
             }

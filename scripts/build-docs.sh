@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 modules=(
     TinyHTTPTransport:TinyHTTPTransport TinyHTTPLogging:TinyHTTPLogging TinyEndpoint:TinyEndpoint TinyMocks:TinyMocks
     TinyRequestState:TinyRequestState TinyStore:TinyStore TinyStore:TinyStoreTesting
-    TinyStatefulEndpoint:TinyStatefulEndpoint
+    TinyStatefulEndpoint:TinyStatefulEndpoint umbrella:TinyKit
 )
 scratch=.build-docs
 graphs="$scratch/symbolgraphs"
@@ -28,10 +28,16 @@ for entry in "${modules[@]}"; do
     module=${entry##*:}
     own="$scratch/graphs/$module"
     rm -rf "$own" && mkdir -p "$own"
-    # The module's own graph and its extensions of other modules' types (Module@Other.symbols.json).
-    cp "$graphs/$module.symbols.json" "$own/" 2>/dev/null || { echo "FAIL $module: no symbol graph"; status=1; continue; }
-    find "$graphs" -name "$module@*.symbols.json" -exec cp {} "$own/" \;
     catalog="Packages/$package/Sources/$module/Documentation.docc"
+    if [ "$package" = umbrella ]; then
+        # The umbrella declares nothing of its own: articles only (its graph would repeat every module's symbols).
+        catalog="Sources/$module/Documentation.docc"
+    else
+        # The module's own graph and its extensions of other modules' types (Module@Other.symbols.json).
+        cp "$graphs/$module.symbols.json" "$own/" 2>/dev/null ||
+            { echo "FAIL $module: no symbol graph"; status=1; continue; }
+        find "$graphs" -name "$module@*.symbols.json" -exec cp {} "$own/" \;
+    fi
     args=()
     [ -d "$catalog" ] || { echo "FAIL $module: no documentation catalog at $catalog"; status=1; continue; }
     args+=("$catalog")

@@ -32,13 +32,15 @@ step() {
     grep -E "Executed [0-9]+ tests?" "$logs/$name.log" | tail -n 1
 }
 
-step format-lint swift format lint --strict --recursive --parallel Package.swift Sources Tests Examples Packages Benchmarks scripts
+step format-lint swift format lint --strict --recursive --parallel Package.swift Sources Tests Examples Packages Benchmarks Fuzz scripts
 step root swift test
 if [ -z "${SKIP_STANDALONE:-}" ]; then
     # The root suite under ThreadSanitizer, then AddressSanitizer + LeakSanitizer (own build folders; about 3 and 4
     # minutes from clean on 2 cores).
     step sanitize-thread scripts/sanitize.sh thread
     step sanitize-address scripts/sanitize.sh address
+    # libFuzzer over URL building, query encoding and mock file names: 60 s after a build of about a minute.
+    step fuzz scripts/fuzz.sh 60
     for p in "${packages[@]}"; do
         step "$p" swift test --package-path "Packages/$p" --scratch-path "Packages/$p/.build"
     done

@@ -52,12 +52,15 @@ extension URLRequest {
     /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest``, quoting the method.
     public func validateMethod() throws(HTTPTransportError) {
         guard let method = httpMethod else { return }
-        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
-        if method.isEmpty || !method.unicodeScalars.allSatisfy(token.contains) {
+        if method.isEmpty || !method.utf8.allSatisfy(Self.tokenBytes.contains) {
             throw HTTPTransportError(
                 .invalidRequest, request: self, message: "the method \(method.debugDescription) is not an HTTP token")
         }
     }
+
+    /// The bytes of an HTTP token (RFC 9110 `tchar`), built once rather than for every request.
+    private static let tokenBytes = Set(
+        "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
 
     private static func containsLineBreak(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }

@@ -48,7 +48,6 @@ public struct MockDelay: Hashable, Comparable, Sendable, CustomStringConvertible
     public static let testing = MockDelay.zero
 
     /// Whether `lhs` is shorter than `rhs`.
-    /// Whether `lhs` is shorter than `rhs`.
     public static func < (lhs: MockDelay, rhs: MockDelay) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
     /// The delay in milliseconds, for example `"800 ms"`.

@@ -37,6 +37,9 @@ timed() {
 echo "==> building Benchmarks (release)" >&2
 timed build swift build -c release --package-path Benchmarks --scratch-path Benchmarks/.build >&2
 bench=Benchmarks/.build/release/tinykit-bench
+# What was built: the commit, and whether the working tree differed from it (the build uses the working tree).
+code="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+git diff --quiet HEAD -- Package.swift Sources Packages Benchmarks 2>/dev/null || code+=" + uncommitted changes"
 
 header() {
     echo "| area | case | result | ratio | note |"
@@ -198,5 +201,6 @@ callgrind_all() {
 timed callgrind callgrind_all
 
 echo
+echo "Code: $code"
 echo "Machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1); $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "Timings: ${timings[*]}; total $((SECONDS - started)) s"

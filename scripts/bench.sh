@@ -4,7 +4,8 @@
 # request. Prints one Markdown table. Not part of scripts/test-all.sh: it is long and its timings are noisy.
 #
 #   scripts/bench.sh           everything (installs nginx, wrk and valgrind from Debian's packages if missing)
-#   scripts/bench.sh --smoke   tiny counts, in-process parts only, no nginx (a quick check that it all still runs)
+#   scripts/bench.sh --smoke   tiny counts, in-process parts only, no nginx (a quick check that it all still runs;
+#                              exits non-zero when a correctness check fails, e.g. a missed observer call)
 #
 # Knobs (environment): ROUNDS (15) interleaved rounds of SMALL_REQUESTS (300) / LARGE_REQUESTS (6) requests per
 # client; WRK_SECONDS (5) per wrk run; CALLGRIND_REQUESTS (200) counted requests per callgrind figure and
@@ -49,7 +50,7 @@ header() {
 if [ "$smoke" = 1 ]; then
     header
     timed memory timeout 120 "$bench" memory mock-requests=2000 fanout-calls=20000 callers=1000 sends=2000 \
-        round-trips=200 time-limit=2
+        round-trips=200 repetitions=2 time-limit=2
     echo
     echo "Timings: ${timings[*]}; total $((SECONDS - started)) s" >&2
     exit 0

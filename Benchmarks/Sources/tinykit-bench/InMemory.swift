@@ -147,6 +147,7 @@ func statefulBenchmarks(_ options: Options) async throws {
         "StatefulEndpoint", "\(callers) concurrent loadIfNeeded()", "\(mock.requests.count) transport call(s)",
         ratio: "\(format(callTime / emptyTime, 2))× as many empty tasks",
         note: "\(format(callTime / 1000)) µs for all (tasks included), \(format(callTime / Double(callers))) ns each")
+    guard mock.requests.count == 1 else { fail("\(callers) loadIfNeeded() made \(mock.requests.count) requests") }
 }
 
 /// Time per state change with `observers` main-actor observers, until every change is delivered.

@@ -21,7 +21,8 @@ enum DataTaskRunner {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = session.dataTask(with: request) { data, response, error in
-                    let challenged = cancellation.challengedResponse(recordedBy: challenges)
+                    // Only a failed task can be a cancelled challenge: skip the locks on the common, successful path.
+                    let challenged = error == nil ? nil : cancellation.challengedResponse(recordedBy: challenges)
                     continuation.resume(
                         with: result(
                             data: data, response: response, error: error, challenged: challenged,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the root test suite under a sanitizer, in its own build folder:
 #
-#   scripts/sanitize.sh thread     ThreadSanitizer (.build-tsan)
+#   scripts/sanitize.sh thread     ThreadSanitizer (.build-tsan), third-party races suppressed by
+#                                  scripts/tsan-suppressions.txt
 #   scripts/sanitize.sh address    AddressSanitizer + LeakSanitizer (.build-asan), toolchain leaks suppressed by
 #                                  scripts/lsan-suppressions.txt
 #   scripts/sanitize.sh            both
@@ -15,7 +16,7 @@ modes=("$@")
 for mode in "${modes[@]}"; do
     case $mode in
     thread)
-        TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
+        TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/scripts/tsan-suppressions.txt ${TSAN_OPTIONS:-}" \
             swift test --sanitize=thread --scratch-path .build-tsan
         ;;
     address)

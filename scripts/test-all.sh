@@ -46,6 +46,9 @@ if [ -z "${SKIP_STANDALONE:-}" ]; then
     done
     step consumer-by-url scripts/check-consumer.sh
     step docs scripts/build-docs.sh
+    # The benchmark program in smoke mode (in process, tiny counts; fails on a correctness check such as one
+    # transport call for 1,000 concurrent loadIfNeeded()). The full run, scripts/bench.sh, is not part of CI.
+    step bench-smoke scripts/bench.sh --smoke
 fi
 
 echo

@@ -66,7 +66,10 @@ struct ExecutableTests {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        defer { process.terminate() }
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
 
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {

@@ -75,6 +75,8 @@ import TinyRequestState
         }
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
         endpointBox.append(endpoint)
+        // The box, the transport's closure and the endpoint form a cycle: break it when the test ends.
+        defer { endpointBox.removeAll() }
         endpoint.load()
         await entered.wait(for: 1)
         endpoint.reload()

@@ -109,6 +109,12 @@ final class Collected<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         return items
     }
+
+    func removeAll() {
+        lock.lock()
+        items.removeAll()
+        lock.unlock()
+    }
 }
 
 /// An object whose only job is to be owned, observed, and deallocated.

@@ -54,4 +54,6 @@ fi
 echo
 echo "Summary:"
 printf '  %s\n' "${summary[@]}"
+passed=$(printf '%s\n' "${summary[@]}" | grep -c '^PASS' || true)
+echo "steps: $passed passed, $((${#summary[@]} - passed)) failed"
 exit $failed

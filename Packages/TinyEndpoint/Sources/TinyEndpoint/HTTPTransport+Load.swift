@@ -21,8 +21,17 @@ extension HTTPTransport {
     ///   for unacceptable status codes (with the response and body); ``EndpointError`` when the response could not
     ///   be decoded; or the error of a custom parse function.
     public func load<A>(_ endpoint: Endpoint<A>) async throws -> sending A {
-        let (data, response) = try await send(endpoint.request)
-        return try endpoint.result(data: data, response: response).get()
+        let (data, response, attempts) = try await sendCountingAttempts(endpoint.request)
+        switch endpoint.result(data: data, response: response) {
+        case .success(let value):
+            return value
+        case .failure(var error as HTTPTransportError):
+            // A retry middleware returned the last of several retryable responses: say how many attempts were made.
+            error.attempts = attempts
+            throw error
+        case .failure(let error):
+            throw error
+        }
     }
 }
 

@@ -27,6 +27,22 @@ import TinyHTTPTransport
         #expect(error.description.contains("404"))
     }
 
+    @Test func anUnacceptableStatusAfterRetriesSaysHowManyAttemptsWereMade() async throws {
+        let server = StubTransport(status: 503, body: "busy")
+        let instant = MiddlewareClock(now: { 0 }, sleep: { _ in })
+        let transport = server.with(.retry(RetryPolicy(maxAttempts: 3), clock: instant))
+        let endpoint = Endpoint<User>(json: .get, url: try apiURL("/users/1"))
+        let error = try await #require(throws: HTTPTransportError.self) { try await transport.load(endpoint) }
+        #expect(server.requests.count == 3)
+        #expect(error.code == .unacceptableStatus(503))
+        #expect(error.attempts == 3)
+        #expect(error.description.contains("after 3 attempts"))
+
+        // Without a retry middleware, one attempt is all there was.
+        let once = try await #require(throws: HTTPTransportError.self) { try await server.load(endpoint) }
+        #expect(once.attempts == 1)
+    }
+
     @Test func aCustomExpectedStatusAcceptsOtherCodes() async throws {
         let endpoint = Endpoint<User?>(json: .get, url: try apiURL(), expectedStatusCode: { $0 == 200 || $0 == 404 })
         #expect(try await StubTransport(status: 404).load(endpoint) == nil)

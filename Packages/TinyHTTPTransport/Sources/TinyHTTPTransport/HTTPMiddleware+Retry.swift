@@ -13,7 +13,8 @@ extension HTTPMiddleware {
     /// ```
     ///
     /// - When a retryable status persists, the **last response is returned as it is** (a transport returns every
-    ///   response; validate its status as usual). When a failure persists, the last ``HTTPTransportError`` is
+    ///   response; validate its status as usual); ``HTTPTransport/sendCountingAttempts(_:)`` tells how many attempts
+    ///   were made, and `Endpoint` loading puts that count in its unacceptable-status error. When a failure persists, the last ``HTTPTransportError`` is
     ///   thrown with ``HTTPTransportError/attempts`` set to the number of attempts made (a retryable `URLError`
     ///   becomes one). Errors that are neither pass through unchanged, unretried.
     /// - Cancelling the awaiting task during a wait ends it at once with ``HTTPTransportError/Code/cancelled``.
@@ -32,6 +33,7 @@ extension HTTPMiddleware {
             while true {
                 let delay: Double
                 do {
+                    AttemptCounter.current?.record(attempt)
                     let (body, response) = try await HTTPMiddleware.$attempt.withValue(attempt) {
                         try await next.send(request)
                     }

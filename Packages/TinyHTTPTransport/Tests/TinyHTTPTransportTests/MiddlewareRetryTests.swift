@@ -33,6 +33,18 @@ import TinyHTTPTransport
         #expect(clock.sleeps.all == [1, 2])
     }
 
+    @Test func sendCountingAttemptsReportsTheAttemptsOfTheRetryMiddleware() async throws {
+        let attempts = Recorder<Int>()
+        let retrying = answering([503], attempts: attempts).with(.retry(policy, clock: clock.clock))
+        let (_, response, count) = try await retrying.sendCountingAttempts(URLRequest(method: .get, url: testURL))
+        #expect(response.statusCode == 503)
+        #expect(count == 4)
+
+        let (_, _, once) = try await answering([200], attempts: Recorder<Int>())
+            .sendCountingAttempts(URLRequest(method: .get, url: testURL))
+        #expect(once == 1)
+    }
+
     @Test func aPersistentStatusReturnsTheLastResponseAfterMaxAttempts() async throws {
         let attempts = Recorder<Int>()
         let transport = answering([503], attempts: attempts).with(.retry(policy, clock: clock.clock))

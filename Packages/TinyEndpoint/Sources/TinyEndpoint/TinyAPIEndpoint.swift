@@ -42,7 +42,7 @@ public protocol TinyAPIEndpoint: Sendable {
     /// The request body, sent with `Content-Type: application/json` (unless ``headers`` say otherwise).
     ///
     /// The getter may throw, so an encoding failure stops the request instead of sending it without its body
-    /// (tinyAPI's `try? JSONEncoder().encode(...)` would send nothing and say nothing):
+    /// (tinyAPI discards the encoder's error with `try?`, and the request goes out with no body and no word):
     ///
     /// ```swift
     /// var body: Data? {

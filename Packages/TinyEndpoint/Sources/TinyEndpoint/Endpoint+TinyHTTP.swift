@@ -74,6 +74,7 @@ public enum EndpointExpectation: Sendable {
     ///
     /// - Throws: An `HTTPTransportError` with the code `unacceptableStatus` and the response otherwise.
     @Sendable public static func successStatusCode(response: HTTPURLResponse) throws {
+        // No body here: the endpoint's parse adds the body and request to this error (see init above).
         guard expected200to300(response.statusCode) else {
             throw HTTPTransportError(.unacceptableStatus(response.statusCode), response: response)
         }

@@ -39,10 +39,10 @@ extension Endpoint {
     /// Checks the status code of a response that arrived and parses it: the one place every loading API
     /// (async, completion handlers, `URLSession` data tasks) turns a response into a result.
     func result(data: Data, response: HTTPURLResponse) -> Result<A, any Error> {
-        guard expectedStatusCode(response.statusCode) else {
-            return .failure(
-                HTTPTransportError(
-                    .unacceptableStatus(response.statusCode), request: request, response: response, body: data))
+        do {
+            try validateStatus(response: response, body: data, request: request, accepting: expectedStatusCode)
+        } catch {
+            return .failure(error)
         }
         return parse(data, response)
     }

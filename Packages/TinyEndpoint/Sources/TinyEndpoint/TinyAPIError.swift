@@ -72,10 +72,11 @@ public struct TinyAPIError: Error, Sendable, Equatable, LocalizedError, CustomSt
             case .invalidURL: self.init(.invalidURL, underlyingError: error)
             case .notHTTPResponse: self.init(.networkError(error.description), underlyingError: error)
             }
-        case is CancellationError:
-            self.init(.cancelled, underlyingError: error)
         default:
-            self.init(.networkError(error.localizedDescription), underlyingError: error)
+            // A transport that does not map its errors (a raw `URLError`, a `CancellationError`): classify it as
+            // the live transport would, so a cancellation stays `.cancelled`.
+            let cancelled = HTTPTransportError(mapping: error, request: nil).code == .cancelled
+            self.init(cancelled ? .cancelled : .networkError(error.localizedDescription), underlyingError: error)
         }
     }
 

@@ -31,6 +31,12 @@ import TinyHTTPTransport
         #expect(describe(.httpError(500)) == "other")
     }
 
+    @Test func aRawCancellationFromAnUnmappingTransportStaysCancelled() {
+        #expect(TinyAPIError(URLError(.cancelled)).kind == .cancelled)
+        #expect(TinyAPIError(CancellationError()).kind == .cancelled)
+        #expect(TinyAPIError(URLError(.notConnectedToInternet)).kind != .cancelled)
+    }
+
     @Test func classifiesTypedErrorsAndKeepsThem() {
         let cases: [(any Error, TinyAPIError.Kind)] = [
             (HTTPTransportError(.unacceptableStatus(503)), .httpError(503)),

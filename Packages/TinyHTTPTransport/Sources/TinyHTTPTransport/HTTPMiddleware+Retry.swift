@@ -27,7 +27,7 @@ extension HTTPMiddleware {
         -> HTTPMiddleware
     {
         HTTPMiddleware { request, next in
-            let method = HTTPMethod(request.httpMethod ?? "GET")
+            let method = request.method
             let maxAttempts = policy.retryableMethods.contains(method) ? max(policy.maxAttempts, 1) : 1
             var attempt = 1
             while true {

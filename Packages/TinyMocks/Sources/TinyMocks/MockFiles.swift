@@ -60,9 +60,11 @@ public struct MockFiles: Sendable, CustomStringConvertible {
         return try fileName(for: method, segments: try RequestPath.segments(ofPercentEncoded: pathOnly), path: path)
     }
 
+    /// The characters of an HTTP method token (RFC 9110), lower-cased.
+    private static let tokenCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~")
+
     /// The file name for `method` and the decoded path `segments`; `path` is only for error messages.
     static func fileName(for method: HTTPMethod, segments: [String], path: String) throws -> String {
-        let tokenCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~")
         let methodName = method.rawValue.lowercased()
         guard !methodName.isEmpty, methodName.allSatisfy({ tokenCharacters.contains($0) }) else {
             throw MockError.unsafePath(path: path, reason: "the method \"\(method)\" is not an HTTP token")

@@ -180,7 +180,7 @@ public final class MockTransport: HTTPTransport, Sendable {
 
     /// The mock file's contents as a 200 response.
     private func fileResponse(method: HTTPMethod, path: RequestPath) throws -> MockResponse {
-        let routes = self.routes
+        // `routes` (a locked, sorted listing) is read only for the error message, never on the answered path.
         guard let files else {
             throw MockError.noMock(method: method, path: path.description, lookedFor: nil, in: nil, routes: routes)
         }

@@ -118,8 +118,7 @@ extension EndpointLoading {
         let onError = onError ?? { [weak self] error in if let self { defaults.errorHandler(self, error) } }
         var isShowingActivity = false
         return endpoint.observe(owner: self) { state in
-            let isLoading: Bool
-            if case .loading = state { isLoading = true } else { isLoading = false }
+            let isLoading = state.isLoading
             if isLoading != isShowingActivity {
                 isShowingActivity = isLoading
                 if isLoading { indicator?.startActivity() } else { indicator?.stopActivity() }

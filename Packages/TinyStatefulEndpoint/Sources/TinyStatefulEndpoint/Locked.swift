@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value guarded by a lock: the only way to reach it is ``withLock(_:)``.
-final class Locked<Value>: @unchecked Sendable {
+final class Locked<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `value` is only read or written inside `withLock`, which holds `lock`, so every access
     // from any thread or task is serialised. Callers never let the `inout` reference escape the closure.
     private let lock = NSLock()

@@ -103,15 +103,18 @@ import TinyKitTestServer
     }
 
     /// A URL that `URL` accepts but no socket can reach fails with an error, not a crash.
-    @Test(arguments: [
-        "http://127.0.0.1:99999999999/x", "http://127.0.0.1:65536/x", "http://[::1/x", "gopher://127.0.0.1/x",
-    ])
+    @Test(arguments: ["http://127.0.0.1:99999999999/x", "http://127.0.0.1:65536/x", "gopher://127.0.0.1/x"])
     func unreachableURLsFailCleanly(text: String) async throws {
-        guard let url = URL(string: text) else { return }  // not even a URL: nothing to send
+        let url = try #require(URL(string: text))
         let transport = URLSessionTransport(configuration: .ephemeral)
         await #expect(throws: HTTPTransportError.self) {
             try await bounded { try await transport.load(Endpoint<EmptyResponse>(json: .get, url: url)) }
         }
+    }
+
+    /// A string that is not even a URL cannot become a request at all: `URL(string:)` refuses it.
+    @Test func anUnbalancedIPv6HostIsNotAURL() {
+        #expect(URL(string: "http://[::1/x") == nil)
     }
 
     static let awkwardText = [

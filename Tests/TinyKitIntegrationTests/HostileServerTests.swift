@@ -173,9 +173,11 @@ private struct HostileCase: Sendable {
                 name: "a slow body, each byte within the timeout",
                 script: [
                     .send(response(200, contentLength: valid.utf8.count, body: Data())),
-                    .trickle(Data(valid.utf8), interval: 0.06),
+                    // Each pause well inside the timeout (room for a loaded 2-core machine under a sanitizer), the
+                    // whole body longer than it: the timeout is per pause, not per response.
+                    .trickle(Data(valid.utf8), interval: 0.2),
                 ],
-                expected: .success, timeout: 1),
+                expected: .success, timeout: 5),
             // A truncated body is never accepted. FoundationNetworking reports it as URLError -1 ("transfer closed
             // with 92 bytes remaining"), Apple platforms as -1005 (connection lost).
             HostileCase(

@@ -48,7 +48,7 @@ import TinyKitTestServer
 
         /// Returns once the server has received a request, or the mock is waiting out a delay.
         func waitUntilInFlight() async {
-            if let server { _ = await server.waitForRequests(count: 1) }
+            if let server { #expect(await server.waitForRequests(count: 1).count >= 1) }
             var delays = mockDelays?.makeAsyncIterator()
             _ = await delays?.next()
         }

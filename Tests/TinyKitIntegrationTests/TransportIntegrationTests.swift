@@ -114,9 +114,8 @@ import TinyKitTestServer
     }
 
     @Test func nothingListeningCannotConnect() async throws {
-        let closed = try await TestServer.start()
-        let url = closed.url("/users")
-        await closed.stopAndWait()
+        // Port 1 on loopback: nothing listens there, and no parallel test can be handed it (they bind port 0).
+        let url = try #require(URL(string: "http://127.0.0.1:1/users"))
 
         let error = try await #require(throws: HTTPTransportError.self) {
             try await send(URLRequest(url: url))
@@ -134,7 +133,7 @@ import TinyKitTestServer
         let request = URLRequest(url: server.url("/trickle?bytes=400&interval=0.05"))
         let transport = self.transport
         let task = Task { try await transport.send(request) }
-        _ = await server.waitForRequests(count: 1)
+        #expect(await server.waitForRequests(count: 1).count >= 1)
 
         task.cancel()
         let result = await task.result

@@ -20,12 +20,12 @@ import TinyHTTPTransport
         }
     }
 
-    @Test(arguments: [408, 429, 500, 502, 503, 504])
-    func retriesARetryableStatusUntilItSucceeds(status: Int) async throws {
+    @Test(arguments: [408, 429, 500, 502, 503, 504], [HTTPMethod.get, .head, .put, .delete, .options, .trace])
+    func retriesARetryableStatusUntilItSucceeds(status: Int, method: HTTPMethod) async throws {
         let attempts = Recorder<Int>()
         let transport = answering([status, status, 200], attempts: attempts).with(.retry(policy, clock: clock.clock))
 
-        let (body, response) = try await transport.send(URLRequest(method: .get, url: testURL))
+        let (body, response) = try await transport.send(URLRequest(method: method, url: testURL))
 
         #expect(response.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self) == "attempt 3")

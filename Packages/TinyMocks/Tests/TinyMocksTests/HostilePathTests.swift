@@ -120,7 +120,7 @@ import TinyHTTPTransport
             "/%2e%2e%2f%2e%2e%2fpasswd", "/..\\secret", "/%00/../secret", "/" + String(repeating: "../", count: 100),
         ]
         for path in paths {
-            guard let url = URL(string: "http://h" + path) else { continue }
+            let url = try #require(URL(string: "http://h" + path), "\(path) is not a URL: the test would not try it")
             do {
                 let (body, _) = try await mock.send(URLRequest(url: url))
                 Issue.record("\(path) answered \(String(decoding: body, as: UTF8.self))")
@@ -128,6 +128,6 @@ import TinyHTTPTransport
                 #expect(error.underlyingError is MockError, "\(path): \(error)")
             }
         }
-        #expect(mock.requests.count == paths.count(where: { URL(string: "http://h" + $0) != nil }))
+        #expect(mock.requests.count == paths.count)
     }
 }

@@ -1,0 +1,81 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import Foundation
+    import NIOCore
+    import NIOHTTP1
+    import NIOPosix
+    import TinyHTTPTransport
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    extension AsyncHTTPClientTransport {
+        /// The `HTTPTransportError` for a failure of AsyncHTTPClient or SwiftNIO, in the categories
+        /// `URLSessionTransport` uses for the same failures. The original error is kept as `underlyingError`.
+        ///
+        /// | failure | code |
+        /// |---|---|
+        /// | the awaiting task was cancelled (`HTTPClientError.cancelled`, `CancellationError`) | `.cancelled` |
+        /// | no response head by the deadline, connect, read or TLS handshake timeouts | `.timedOut` |
+        /// | connection refused or reset, host not found, connection closed before a response | `.cannotConnect` |
+        /// | a URL AsyncHTTPClient cannot send (no host, no or unsupported scheme) | `.invalidRequest` |
+        /// | a reply that is not HTTP, too many redirects, a redirect cycle, anything else | `.other` |
+        ///
+        /// An `HTTPTransportError` comes back as it is, with `request` set when it had none.
+        ///
+        /// - Parameters:
+        ///   - error: What the client threw.
+        ///   - request: The request that failed.
+        public static func transportError(for error: any Error, request: URLRequest) -> HTTPTransportError {
+            if error is HTTPTransportError || error is CancellationError {
+                return HTTPTransportError(mapping: error, request: request)
+            }
+            let (code, message) = category(of: error)
+            return HTTPTransportError(code, request: request, underlyingError: error, message: message)
+        }
+
+        private static func category(of error: any Error) -> (HTTPTransportError.Code, String?) {
+            switch error {
+            case let error as HTTPClientError:
+                return category(of: error)
+            case is NIOConnectionError, is IOError:
+                return (.cannotConnect, nil)
+            case let error as ChannelError:
+                switch error {
+                case .connectTimeout: return (.timedOut, nil)
+                case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed: return (.cannotConnect, nil)
+                default: return (.other, nil)
+                }
+            case is HTTPParserError:
+                return (.other, "the reply is not HTTP")
+            default:
+                return (.other, nil)
+            }
+        }
+
+        private static let requestFaults: Set = [
+            "Unsupported scheme", "Invalid header field names", "Invalid header field values",
+        ]
+
+        private static func category(of error: HTTPClientError) -> (HTTPTransportError.Code, String?) {
+            switch error {
+            case .cancelled:
+                return (.cancelled, nil)
+            case .deadlineExceeded:
+                return (.timedOut, "no response head within the request's timeoutInterval")
+            case .connectTimeout, .readTimeout, .writeTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout,
+                .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+                return (.timedOut, nil)
+            case .remoteConnectionClosed:
+                return (.cannotConnect, "the server closed the connection before a response")
+            case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
+                return (.invalidRequest, nil)
+            default:
+                // Cases with a payload (an unsupported scheme, header names or values AsyncHTTPClient refuses) are
+                // told apart by their short description, which leaves the payload out.
+                return (requestFaults.contains(error.shortDescription) ? .invalidRequest : .other, nil)
+            }
+        }
+    }
+#endif

@@ -1,0 +1,179 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import Foundation
+    import NIOCore
+    import NIOFoundationCompat
+    import NIOHTTP1
+    import NIOHTTPCompression
+    import TinyHTTPTransport
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// An ``HTTPTransport`` that sends with swift-server's AsyncHTTPClient: the client server-side Swift already
+    /// uses, and on Linux a faster one than `URLSession` (connection pooling, HTTP/1.1 keep-alive, HTTP/2 over TLS).
+    ///
+    /// ```swift
+    /// let transport = AsyncHTTPClientTransport.shared
+    /// let (body, response) = try await transport.send(URLRequest(method: .get, url: url))
+    /// ```
+    ///
+    /// It behaves like `URLSessionTransport` (the same behaviour suite runs against both):
+    /// - Every response comes back as a response, whatever its status; failures without a response throw
+    ///   `HTTPTransportError` with the same codes `URLSessionTransport` uses (see ``transportError(for:request:)``).
+    /// - Cancelling the task that awaits ``send(_:)`` cancels the request and closes its connection.
+    /// - Header values with CR or LF and methods that are not HTTP tokens are refused before anything is sent.
+    /// - The request's `timeoutInterval` (60 s unless you set it) bounds the wait for the response head: connecting,
+    ///   sending the request and the server's thinking time. A body that stops arriving is bounded by the client's
+    ///   read timeout (90 s between reads for `HTTPClient.shared`).
+    /// - A refused connection or an unknown host fails at once, as with `URLSession`, rather than being retried
+    ///   until the deadline (AsyncHTTPClient's default).
+    /// - Redirects are followed (up to 20; a `303`, or a `301`/`302` after `POST`, continues as `GET`) and gzip and
+    ///   deflate bodies are decompressed, as `URLSession` does.
+    /// - The body is read into memory up to ``maximumResponseBodySize`` bytes, after decompression; a larger one
+    ///   fails with the response head in the error instead of exhausting memory.
+    ///
+    /// The last three are settings of ``sharedClient`` (see `HTTPClient.Configuration.tinyKit`). A client you
+    /// configure yourself does what its configuration says: start from `.tinyKit` to keep them.
+    ///
+    /// What it does not do, unlike `URLSession`: no cookie storage, no response cache, no proxy settings from the
+    /// system, and no `httpBodyStream` (the request is refused: set `httpBody`).
+    public struct AsyncHTTPClientTransport: HTTPTransport {
+        /// A transport that sends with ``sharedClient``, for everyone who does not need another client.
+        public static let shared = AsyncHTTPClientTransport()
+
+        /// The process-wide client of ``shared`` and the default of ``init(client:maximumResponseBodySize:)``:
+        /// `HTTPClient.Configuration.tinyKit` on AsyncHTTPClient's default event loop group. It lives as long as
+        /// the process and is never shut down.
+        public static let sharedClient = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .tinyKit)
+
+        /// The client that sends the requests. The transport never shuts it down: a client you passed stays yours.
+        public let client: HTTPClient
+        /// The largest response body, in bytes, read into memory: 10 MiB unless you say otherwise.
+        public var maximumResponseBodySize: Int
+
+        /// The default of ``maximumResponseBodySize``: 10 MiB.
+        public static let defaultMaximumResponseBodySize = 10 * 1024 * 1024
+
+        /// Creates a transport that sends with `client`.
+        ///
+        /// - Parameters:
+        ///   - client: ``sharedClient``, or a client you created and will shut down yourself
+        ///     (`try await client.shutdown()`) after the last request.
+        ///   - maximumResponseBodySize: The largest response body read into memory, in bytes.
+        public init(
+            client: HTTPClient = sharedClient, maximumResponseBodySize: Int = Self.defaultMaximumResponseBodySize
+        ) {
+            self.client = client
+            self.maximumResponseBodySize = maximumResponseBodySize
+        }
+
+        /// Sends `request` and returns the response, whatever its status code.
+        ///
+        /// - Throws: `HTTPTransportError`: `.invalidRequest` for a request without URL, with a header value
+        ///   containing CR or LF, a method that is not an HTTP token or an `httpBodyStream`; `.cancelled` when the
+        ///   awaiting task was cancelled; `.timedOut` when no response head came within the request's
+        ///   `timeoutInterval`; `.other` for a body over ``maximumResponseBodySize`` (the error carries the
+        ///   response); and the code ``transportError(for:request:)`` gives for other failures of the client.
+        public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            let outgoing = try Self.clientRequest(for: request)
+            do {
+                let response = try await client.execute(outgoing, deadline: Self.deadline(for: request))
+                let head = try Self.httpURLResponse(for: response, request: request)
+                do {
+                    let body = try await response.body.collect(upTo: maximumResponseBodySize)
+                    return (Data(buffer: body, byteTransferStrategy: .noCopy), head)
+                } catch is NIOTooManyBytesError {
+                    throw HTTPTransportError(
+                        .other, request: request, response: head,
+                        message: "the response body is larger than maximumResponseBodySize, \(maximumResponseBodySize) bytes")
+                }
+            } catch {
+                throw Self.transportError(for: error, request: request)
+            }
+        }
+
+        /// The AsyncHTTPClient request for `request`, after the checks `URLSessionTransport` makes too.
+        static func clientRequest(for request: URLRequest) throws(HTTPTransportError) -> HTTPClientRequest {
+            try request.validateHeaders()
+            try request.validateMethod()
+            guard let url = request.url else {
+                throw HTTPTransportError(.invalidRequest, request: request, message: "the request has no URL")
+            }
+            if request.httpBodyStream != nil {
+                throw HTTPTransportError(
+                    .invalidRequest, request: request,
+                    message: "AsyncHTTPClientTransport does not send an httpBodyStream: set httpBody")
+            }
+            var outgoing = HTTPClientRequest(url: url.absoluteString)
+            outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
+            for (name, value) in request.allHTTPHeaderFields ?? [:] {
+                outgoing.headers.add(name: name, value: value)
+            }
+            if let body = request.httpBody {
+                outgoing.body = .bytes(ByteBuffer(data: body))
+            }
+            return outgoing
+        }
+
+        /// When the response head must have arrived: `timeoutInterval` from now, or never for a value that is not
+        /// a positive number of seconds.
+        static func deadline(for request: URLRequest) -> NIODeadline {
+            let seconds = request.timeoutInterval
+            guard seconds > 0, seconds < Double(Int64.max / 1_000_000_000) else { return .distantFuture }
+            return .now() + .nanoseconds(Int64(seconds * 1_000_000_000))
+        }
+
+        /// The Foundation form of a response head. Repeated header fields are joined with `", "`, as Foundation does.
+        static func httpURLResponse(
+            for response: HTTPClientResponse, request: URLRequest
+        ) throws(HTTPTransportError) -> HTTPURLResponse {
+            var fields: [String: String] = [:]
+            for (name, value) in response.headers {
+                fields[name] = fields[name].map { "\($0), \(value)" } ?? value
+            }
+            let version = "HTTP/\(response.version.major).\(response.version.minor)"
+            guard
+                let url = response.url ?? request.url,
+                let head = HTTPURLResponse(
+                    url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: fields)
+            else {
+                throw HTTPTransportError(
+                    .other, request: request, message: "the response head \(response.status) could not be read")
+            }
+            return head
+        }
+    }
+    extension HTTPClient.Configuration {
+        /// The configuration of ``AsyncHTTPClientTransport/sharedClient``: AsyncHTTPClient's
+        /// `singletonConfiguration`, set to behave as `URLSession` does where a user would notice.
+        ///
+        /// - Redirects: followed, at most 20, no cycles.
+        /// - Decompression: gzip and deflate, with no ratio limit of its own: the transport's
+        ///   ``AsyncHTTPClientTransport/maximumResponseBodySize`` bounds the decompressed body (a JSON body may well
+        ///   compress more than 25 times, the limit of `HTTPClient.shared`).
+        /// - Connection establishment is not retried: a refused connection or an unknown host fails the request at
+        ///   once, instead of when its deadline passes.
+        public static var tinyKit: HTTPClient.Configuration {
+            var configuration = HTTPClient.Configuration.singletonConfiguration
+            configuration.redirectConfiguration = .follow(max: 20, allowCycles: false)
+            configuration.decompression = .enabled(limit: .none)
+            configuration.connectionPool.retryConnectionEstablishment = false
+            return configuration
+        }
+    }
+#else
+    import TinyHTTPTransport
+
+    /// Not built: the `AsyncHTTPClient` trait of TinyKit is off, so AsyncHTTPClient was not resolved.
+    ///
+    /// Enable it where you depend on TinyKit:
+    /// `.package(url: "https://github.com/OWNER/tinykit", from: "1.0.0", traits: ["AsyncHTTPClient"])`.
+    @available(
+        *, unavailable,
+        message: "enable TinyKit's AsyncHTTPClient trait: .package(url: ..., from: ..., traits: [\"AsyncHTTPClient\"])"
+    )
+    public struct AsyncHTTPClientTransport {}
+#endif

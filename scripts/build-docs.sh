@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 modules=(
     TinyHTTPTransport:TinyHTTPTransport TinyHTTPLogging:TinyHTTPLogging TinyEndpoint:TinyEndpoint TinyMocks:TinyMocks
     TinyRequestState:TinyRequestState TinyStore:TinyStore TinyStore:TinyStoreTesting
-    TinyStatefulEndpoint:TinyStatefulEndpoint umbrella:TinyKit
+    TinyStatefulEndpoint:TinyStatefulEndpoint TinyAsyncHTTPClientTransport:TinyAsyncHTTPClientTransport umbrella:TinyKit
 )
 scratch=.build-docs
 graphs="$scratch/symbolgraphs"
@@ -21,6 +21,10 @@ for target in TinyKit TinyStoreTesting TinyHTTPLogging; do
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" >"$scratch/build.log" 2>&1 ||
         { cat "$scratch/build.log"; exit 1; }
 done
+# TinyAsyncHTTPClientTransport's graph comes from its standalone package build (the root builds it only with the
+# AsyncHTTPClient trait): scripts/test-ahc.sh writes it, and after that step this build is a no-op.
+scripts/test-ahc.sh --build-only >"$scratch/build-ahc.log" 2>&1 || { cat "$scratch/build-ahc.log"; exit 1; }
+cp "$scratch"/symbolgraphs-ahc/TinyAsyncHTTPClientTransport*.symbols.json "$graphs/"
 mkdir -p "$scratch/site"
 status=0
 for entry in "${modules[@]}"; do

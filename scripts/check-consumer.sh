@@ -4,6 +4,9 @@
 # contain test-only or example-only dependencies (FlyingFox). The only other package a consumer may resolve is
 # swift-log: TinyHTTPLogging, a library product, depends on it, and SwiftPM resolves (fetches) the dependencies of
 # a dependency's library products for every consumer, used or not. Only a consumer of TinyHTTPLogging builds it.
+# AsyncHTTPClient and SwiftNIO are the exception that traits make: TinyKit depends on them only under its
+# `AsyncHTTPClient` trait, so a consumer resolves them only when it enables that trait (checked last, resolve only:
+# building them takes minutes, and the package's own step builds and tests the module).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -60,3 +63,54 @@ SOURCE
 consumer OnlyTransport TinyHTTPTransport "swift-log"
 consumer Umbrella TinyKit "swift-log"
 consumer WithLogging TinyHTTPLogging "swift-log" TinyHTTPTransport
+
+# trait_consumer NAME TRAITS SOURCE: a consumer of TinyAsyncHTTPClientTransport (tools 6.1) enabling TRAITS (a Swift
+# array literal) whose main.swift is SOURCE.
+trait_consumer() {
+    local dir="$work/$1"
+    mkdir -p "$dir/Sources/$1"
+    cat >"$dir/Package.swift" <<MANIFEST
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(
+    name: "$1",
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(url: "file://$work/tinykit", from: "1.0.0", traits: $2)],
+    targets: [
+        .executableTarget(
+            name: "$1", dependencies: [.product(name: "TinyAsyncHTTPClientTransport", package: "tinykit")])
+    ]
+)
+MANIFEST
+    printf '%s\n' "$3" >"$dir/Sources/$1/main.swift"
+}
+pins_of() { grep -o '"identity" : "[^"]*"' "$1/Package.resolved" | cut -d'"' -f4 | sort | tr '\n' ' '; }
+
+# Without the trait: nothing of AsyncHTTPClient is resolved, and using the transport fails to compile with a message
+# that names the trait to enable.
+trait_consumer TraitOff '[]' $'import TinyAsyncHTTPClientTransport\nprint(AsyncHTTPClientTransport.self)'
+if swift build --package-path "$work/TraitOff" >"$work/TraitOff/build.log" 2>&1; then
+    echo "FAIL: AsyncHTTPClientTransport compiled without the AsyncHTTPClient trait"
+    exit 1
+fi
+grep -q "enable TinyKit's AsyncHTTPClient trait" "$work/TraitOff/build.log" ||
+    { cat "$work/TraitOff/build.log"; echo "FAIL: no message naming the trait"; exit 1; }
+case " $(pins_of "$work/TraitOff") " in *" async-http-client "* | *" swift-nio "*)
+    echo "FAIL: a consumer without the trait resolved AsyncHTTPClient: $(pins_of "$work/TraitOff")"
+    exit 1
+    ;;
+esac
+echo "ok: without the trait, TinyAsyncHTTPClientTransport resolves nothing more and says which trait to enable"
+
+# With the trait: AsyncHTTPClient and SwiftNIO are resolved (resolve only; the package step builds them).
+trait_consumer TraitOn '["AsyncHTTPClient"]' $'import TinyAsyncHTTPClientTransport\nprint(AsyncHTTPClientTransport.shared)'
+swift package --package-path "$work/TraitOn" resolve >"$work/TraitOn/resolve.log" 2>&1 ||
+    { cat "$work/TraitOn/resolve.log"; exit 1; }
+for pin in async-http-client swift-nio; do
+    case " $(pins_of "$work/TraitOn") " in *" $pin "*) ;; *)
+        echo "FAIL: a consumer with the trait did not resolve $pin: $(pins_of "$work/TraitOn")"
+        exit 1
+        ;;
+    esac
+done
+echo "ok: with the AsyncHTTPClient trait, a consumer resolves async-http-client and swift-nio"

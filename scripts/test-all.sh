@@ -44,6 +44,9 @@ if [ -z "${SKIP_STANDALONE:-}" ]; then
     for p in "${packages[@]}"; do
         step "$p" swift test --package-path "Packages/$p" --scratch-path "Packages/$p/.build"
     done
+    # AsyncHTTPClient's package: its one debug build of AsyncHTTPClient and SwiftNIO (about 3 minutes), which the
+    # docs step reuses. The behaviour suite runs here against both transports.
+    step TinyAsyncHTTPClientTransport scripts/test-ahc.sh
     step consumer-by-url scripts/check-consumer.sh
     step docs scripts/build-docs.sh
     # The benchmark program in smoke mode (in process, tiny counts; fails on a correctness check such as one

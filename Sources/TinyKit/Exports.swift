@@ -5,3 +5,7 @@
 @_exported import TinyRequestState
 @_exported import TinyStatefulEndpoint
 @_exported import TinyStore
+
+#if AsyncHTTPClient
+    @_exported import TinyAsyncHTTPClientTransport
+#endif

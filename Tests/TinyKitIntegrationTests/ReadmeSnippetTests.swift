@@ -12,7 +12,7 @@ import Testing
     static let readmes: [(readme: String, tests: String)] =
         [
             "TinyHTTPTransport", "TinyHTTPLogging", "TinyEndpoint", "TinyMocks", "TinyRequestState", "TinyStore",
-            "TinyStatefulEndpoint",
+            "TinyStatefulEndpoint", "TinyAsyncHTTPClientTransport",
         ].map { ("Packages/\($0)/README.md", "Packages/\($0)/Tests/\($0)Tests/ReadmeTests.swift") } + [
             ("README.md", "Tests/TinyKitIntegrationTests/RootReadmeTests.swift")
         ]

@@ -88,7 +88,9 @@
                 } catch is NIOTooManyBytesError {
                     throw HTTPTransportError(
                         .other, request: request, response: head,
-                        message: "the response body is larger than maximumResponseBodySize, \(maximumResponseBodySize) bytes")
+                        message:
+                            "the response body is larger than maximumResponseBodySize, \(maximumResponseBodySize) bytes"
+                    )
                 }
             } catch {
                 throw Self.transportError(for: error, request: request)

@@ -1,0 +1,249 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Testing
+import TinyAsyncHTTPClientTransport
+import TinyHTTPTransport
+import TinyKitTestServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What AsyncHTTPClientTransport adds to the behaviour both transports share: its limits, its defaults, its request
+/// checks and its error mapping.
+@Suite(.timeLimit(.minutes(2))) struct AsyncHTTPClientTransportTests {
+    @Test func bodyOverTheLimitFailsWithTheResponseHead() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /big", response: .text(200, String(repeating: "x", count: 2_000)))
+
+        try await withClient { client in
+            let transport = AsyncHTTPClientTransport(client: client, maximumResponseBodySize: 1_000)
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await transport.send(URLRequest(url: server.url("/big")))
+            }
+            #expect(error.code == .other)
+            #expect(error.response?.statusCode == 200)
+            #expect(error.message?.contains("maximumResponseBodySize, 1000 bytes") == true)
+            #expect(error.request?.url == server.url("/big"))
+
+            // The same body fits under a larger limit, on the same client.
+            let roomy = AsyncHTTPClientTransport(client: client, maximumResponseBodySize: 2_000)
+            let (body, _) = try await roomy.send(URLRequest(url: server.url("/big")))
+            #expect(body.count == 2_000)
+        }
+    }
+
+    /// A trickled body has no early hint of its size: the limit stops it while it streams.
+    @Test func streamedBodyOverTheLimitIsCutOff() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /stream") { _ in
+            TestResponse.text(200, String(repeating: "y", count: 50)).trickled(byteInterval: 0.01)
+        }
+
+        try await withClient { client in
+            let transport = AsyncHTTPClientTransport(client: client, maximumResponseBodySize: 10)
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await transport.send(URLRequest(url: server.url("/stream")))
+            }
+            #expect(error.code == .other)
+            #expect(error.message?.contains("maximumResponseBodySize") == true)
+        }
+    }
+
+    /// The limit counts decompressed bytes: a small gzip body that inflates past it fails.
+    @Test func limitAppliesAfterDecompression() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let json = #"{"padding":""# + String(repeating: "a", count: 5_000) + #""}"#
+        await server.route("GET /packed", response: .gzippedJSON(200, json))
+
+        try await withClient { client in
+            let small = AsyncHTTPClientTransport(client: client, maximumResponseBodySize: 1_000)
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await small.send(URLRequest(url: server.url("/packed")))
+            }
+            #expect(error.message?.contains("maximumResponseBodySize") == true)
+
+            let (body, _) = try await AsyncHTTPClientTransport(client: client).send(
+                URLRequest(url: server.url("/packed")))
+            #expect(String(decoding: body, as: UTF8.self) == json)
+        }
+    }
+
+    /// The request's `timeoutInterval` bounds the wait for the head; a stalled body is the client's read timeout.
+    @Test func stalledBodyHitsTheClientsReadTimeout() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        var configuration = HTTPClient.Configuration.tinyKit
+        configuration.timeout.read = .milliseconds(300)
+
+        try await withClient(configuration) { client in
+            let request = URLRequest(url: server.url("/trickle?bytes=20&interval=2"))
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await AsyncHTTPClientTransport(client: client).send(request)
+            }
+            #expect(error.code == .timedOut)
+            #expect(error.request?.url == request.url)
+        }
+    }
+
+    @Test func aClientConfiguredWithoutRedirectsReturnsTheRedirect() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        var configuration = HTTPClient.Configuration.tinyKit
+        configuration.redirectConfiguration = .disallow
+
+        try await withClient(configuration) { client in
+            let (_, response) = try await AsyncHTTPClientTransport(client: client).send(
+                URLRequest(url: server.url("/redirect?to=/echo&status=302")))
+            #expect(response.statusCode == 302)
+            #expect(response.value(forHTTPHeaderField: "Location") == "/echo")
+        }
+        #expect(server.requests.map(\.path) == ["/redirect"])
+    }
+
+    @Test func theTransportNeverShutsDownTheClientItWasGiven() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+
+        try await withClient { client in
+            do {
+                let transport = AsyncHTTPClientTransport(client: client)
+                _ = try await transport.send(URLRequest(url: server.url("/echo")))
+            }
+            // The transport is gone; the client still sends (and `withClient` shuts it down once, cleanly).
+            let response = try await client.execute(
+                HTTPClientRequest(url: server.url("/echo").absoluteString), timeout: .seconds(30))
+            #expect(response.status == .ok)
+            _ = try await response.body.collect(upTo: 1 << 20)
+        }
+    }
+
+    @Test func sharedTransportSendsWithTheSharedClient() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+
+        let (body, response) = try await AsyncHTTPClientTransport.shared.send(URLRequest(url: server.url("/echo/x")))
+
+        #expect(AsyncHTTPClientTransport.shared.client === AsyncHTTPClientTransport.sharedClient)
+        #expect(response.statusCode == 200)
+        #expect(try JSONDecoder().decode(RecordedRequest.self, from: body).path == "/echo/x")
+    }
+
+    /// Redirects and decompression of `.tinyKit` are checked by the behaviour suite and by
+    /// `limitAppliesAfterDecompression` (a body that inflates 100 times, past `HTTPClient.shared`'s ratio limit).
+    @Test func tinyKitConfigurationDoesNotRetryConnecting() {
+        #expect(HTTPClient.Configuration.tinyKit.connectionPool.retryConnectionEstablishment == false)
+        #expect(HTTPClient.Configuration.singletonConfiguration.connectionPool.retryConnectionEstablishment)
+    }
+
+    @Test func repeatedResponseHeadersAreJoined() async throws {
+        // A raw reply, because the test server's headers are a dictionary.
+        let raw = try RawSocketServer.start([
+            .send(
+                Data("HTTP/1.1 200 OK\r\nX-Tag: a\r\nX-Tag: b\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
+            )
+        ])
+        defer { raw.stop() }
+
+        try await withClient { client in
+            let (body, response) = try await AsyncHTTPClientTransport(client: client).send(URLRequest(url: raw.baseURL))
+            #expect(response.value(forHTTPHeaderField: "x-tag") == "a, b")
+            #expect(String(decoding: body, as: UTF8.self) == "ok")
+        }
+    }
+
+    @Test func bodyStreamIsRefusedRatherThanDropped() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        var request = URLRequest(method: .post, url: server.url("/echo"))
+        request.httpBodyStream = InputStream(data: Data("payload".utf8))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await AsyncHTTPClientTransport.shared.send(request)
+        }
+
+        #expect(error.code == .invalidRequest)
+        #expect(error.message?.contains("httpBodyStream") == true)
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test(arguments: ["ftp://127.0.0.1/file", "http:///no-host"])
+    func urlsAsyncHTTPClientCannotSendAreInvalidRequests(_ text: String) async throws {
+        let url = try #require(URL(string: text))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
+        }
+
+        #expect(error.code == .invalidRequest)
+        #expect(error.description.contains(text))
+    }
+
+    @Test func requestWithoutURLIsRefused() async throws {
+        var request = URLRequest(url: URL(fileURLWithPath: "/"))
+        request.url = nil
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await AsyncHTTPClientTransport.shared.send(request)
+        }
+
+        #expect(error.code == .invalidRequest)
+        #expect(error.message == "the request has no URL")
+    }
+
+    @Test(arguments: [
+        (HTTPClientError.cancelled, HTTPTransportError.Code.cancelled),
+        (.deadlineExceeded, .timedOut), (.readTimeout, .timedOut), (.connectTimeout, .timedOut),
+        (.tlsHandshakeTimeout, .timedOut), (.remoteConnectionClosed, .cannotConnect), (.emptyHost, .invalidRequest),
+        (.unsupportedScheme("gopher"), .invalidRequest), (.invalidHeaderFieldNames(["a b"]), .invalidRequest),
+        (.redirectLimitReached, .other), (.redirectCycleDetected, .other), (.bodyLengthMismatch, .other),
+    ])
+    func clientErrorsMapToTheURLSessionCategories(_ error: HTTPClientError, _ code: HTTPTransportError.Code) throws {
+        let request = try #require(URL(string: "https://api.example.com/users")).request()
+
+        let mapped = AsyncHTTPClientTransport.transportError(for: error, request: request)
+
+        #expect(mapped.code == code)
+        #expect(mapped.request == request)
+        #expect((mapped.underlyingError as? HTTPClientError) == error)
+    }
+
+    @Test func nioErrorsMapToTheURLSessionCategories() throws {
+        let request = try #require(URL(string: "https://api.example.com/users")).request()
+        let cases: [(any Error, HTTPTransportError.Code)] = [
+            (IOError(errnoCode: ECONNREFUSED, reason: "connect"), .cannotConnect),
+            (ChannelError.connectTimeout(.seconds(1)), .timedOut),
+            (ChannelError.eof, .cannotConnect),
+            (HTTPParserError.invalidVersion, .other),
+            (CancellationError(), .cancelled),
+            (CocoaError(.fileNoSuchFile), .other),
+        ]
+        for (error, code) in cases {
+            #expect(AsyncHTTPClientTransport.transportError(for: error, request: request).code == code, "\(error)")
+        }
+        #expect(
+            AsyncHTTPClientTransport.transportError(for: HTTPParserError.invalidVersion, request: request).message
+                == "the reply is not HTTP")
+    }
+
+    @Test func transportErrorsPassThroughWithTheirRequest() throws {
+        let request = try #require(URL(string: "https://api.example.com/users")).request()
+        let original = HTTPTransportError(.invalidRequest, message: "the header X is bad")
+
+        let mapped = AsyncHTTPClientTransport.transportError(for: original, request: request)
+
+        #expect(mapped.code == .invalidRequest)
+        #expect(mapped.message == "the header X is bad")
+        #expect(mapped.request == request)
+    }
+}
+
+extension URL {
+    fileprivate func request() -> URLRequest { URLRequest(url: self) }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Tests Packages/TinyAsyncHTTPClientTransport standalone: its unit tests, its README, and the transport behaviour
+# suite against both URLSessionTransport and AsyncHTTPClientTransport on the in-process server.
+#
+# AsyncHTTPClient and SwiftNIO take minutes to build, so this build is the only one CI makes of them in debug: it also
+# writes the module's symbol graph, which scripts/build-docs.sh then finds (it runs this build, a no-op by then, with
+# the same flags). Extra arguments go to `swift test` (for example `--filter Readme`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+package=Packages/TinyAsyncHTTPClientTransport
+graphs="$PWD/.build-docs/symbolgraphs-ahc"
+mkdir -p "$graphs"
+flags=(--package-path "$package" --scratch-path "$package/.build"
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs")
+if [ "${1:-}" = --build-only ]; then
+    swift build "${flags[@]}" --target TinyAsyncHTTPClientTransport
+else
+    swift test "${flags[@]}" "$@"
+fi

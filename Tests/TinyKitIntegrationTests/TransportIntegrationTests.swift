@@ -7,7 +7,8 @@ import TinyKitTestServer
     import FoundationNetworking
 #endif
 
-/// `URLSessionTransport` against a real HTTP server on 127.0.0.1.
+/// `URLSessionTransport` against a real HTTP server on 127.0.0.1: the transport behaviour suite every transport
+/// passes (`TransportBehaviour`, in TinyKitTestServer), then what only URLSession and TinyKit's loading add.
 @Suite struct TransportIntegrationTests {
     let transport = URLSessionTransport(configuration: .ephemeral)
 
@@ -16,161 +17,16 @@ import TinyKitTestServer
         try await bounded { [transport] in try await transport.send(request) }
     }
 
-    @Test func getRoundTripCarriesQueryHeadersAndBody() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        await server.route("GET /users/:id") { _ in
-            .json(200, #"{"id":7,"name":"Ada"}"#, headers: ["X-Server": "flying-fox"])
-        }
-        var request = URLRequest(method: .get, url: server.url("/users/7"))
-        request.httpAccept(.json)
-        request.setValue("tiny", forHTTPHeaderField: "X-Client")
-        request.appendQueryParameters(["q": "a+b c", "lang": "ü"])
-
-        let (body, response) = try await send(request)
-
-        #expect(response.statusCode == 200)
-        #expect(response.value(forHTTPHeaderField: "X-Server") == "flying-fox")
-        #expect(String(decoding: body, as: UTF8.self) == #"{"id":7,"name":"Ada"}"#)
-        let seen = try #require(server.requests.first)
-        #expect(seen.method == "GET")
-        #expect(seen.path == "/users/7")
-        #expect(seen.query == [.init(name: "lang", value: "ü"), .init(name: "q", value: "a+b c")])
-        #expect(seen.header("Accept") == "application/json")
-        #expect(seen.header("X-Client") == "tiny")
+    @Test(arguments: TransportBehaviour.cases)
+    func behaviour(_ check: TransportBehaviourCase) async throws {
+        try await check.run(transport)
     }
 
-    @Test func postRoundTripSendsTheBody() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        await server.route("POST /users") { request in
-            .json(201, #"{"created":\#(request.bodyText)}"#, headers: ["Location": "/users/8"])
-        }
-        var request = URLRequest(method: .post, url: server.url("/users"))
-        request.httpContentType(.json)
-        request.httpBody = Data(#"{"name":"Grace"}"#.utf8)
-
-        let (body, response) = try await send(request)
-
-        #expect(response.statusCode == 201)
-        #expect(response.value(forHTTPHeaderField: "Location") == "/users/8")
-        #expect(String(decoding: body, as: UTF8.self) == #"{"created":{"name":"Grace"}}"#)
-        let seen = try #require(server.requests.first)
-        #expect(seen.method == "POST")
-        #expect(seen.header("Content-Type") == "application/json")
-        #expect(seen.bodyText == #"{"name":"Grace"}"#)
-    }
-
-    @Test(arguments: [200, 201, 202, 204, 304, 400, 404, 409, 422, 500, 502, 503])
-    func everyStatusComesBackAsAResponse(status: Int) async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        let request = URLRequest(url: server.url("/status/\(status)"))
-
-        let (body, response) = try await send(request)
-
-        #expect(response.statusCode == status)
-        let hasBody = status != 204 && status != 304
-        #expect(String(decoding: body, as: UTF8.self) == (hasBody ? #"{"status":\#(status)}"# : ""))
-        #expect(server.requests.count == 1)
-    }
-
-    @Test func redirectIsFollowed() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        let request = URLRequest(url: server.url("/redirect?to=/echo/final&status=302"))
-
-        let (body, response) = try await send(request)
-
-        #expect(response.statusCode == 200)
-        #expect(response.url?.path == "/echo/final")
-        #expect(try JSONDecoder().decode(RecordedRequest.self, from: body).path == "/echo/final")
-        #expect(server.requests.map(\.path) == ["/redirect", "/echo/final"])
-    }
-
-    @Test func gzipBodyIsDecoded() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-
-        let (body, response) = try await send(URLRequest(url: server.url("/gzip")))
-
-        #expect(response.statusCode == 200)
-        #expect(String(decoding: body, as: UTF8.self) == TestServer.gzipJSON)
-    }
-
-    @Test func slowServerTimesOut() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        var request = URLRequest(url: server.url("/slow?seconds=20"))
-        request.timeoutInterval = 0.5
-
-        let error = try await #require(throws: HTTPTransportError.self) {
-            try await send(request)
-        }
-
-        #expect(error.code == .timedOut)
-        #expect(error.request?.url == request.url)
-        #expect(error.underlyingError != nil)
-    }
-
-    @Test func nothingListeningCannotConnect() async throws {
-        // Port 1 on loopback: nothing listens there, and no parallel test can be handed it (they bind port 0).
-        let url = try #require(URL(string: "http://127.0.0.1:1/users"))
-
-        let error = try await #require(throws: HTTPTransportError.self) {
-            try await send(URLRequest(url: url))
-        }
-
-        #expect(error.code == .cannotConnect)
-        #expect(error.request?.url == url)
-        #expect(error.description.contains(url.absoluteString))
-    }
-
-    @Test func cancellingTheTaskCancelsTheRequestAndClosesTheConnection() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        // 400 bytes, one every 50 ms: the response would take 20 s.
-        let request = URLRequest(url: server.url("/trickle?bytes=400&interval=0.05"))
-        let transport = self.transport
-        let task = Task { try await transport.send(request) }
-        #expect(await server.waitForRequests(count: 1).count >= 1)
-
-        task.cancel()
-        let result = await task.result
-
-        let error = try #require(throws: HTTPTransportError.self) { try result.get() }
-        #expect(error.code == .cancelled)
-        #expect(server.finishedTrickles == 0)
-        #expect(await server.waitForClosedConnections(atLeast: 1, timeout: 30))
-    }
-
-    @Test func taskCancelledBeforeSendingFailsAsCancelled() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        let request = URLRequest(url: server.url("/slow?seconds=20"))
-        let transport = self.transport
-        let task = Task {
-            withUnsafeCurrentTask { $0?.cancel() }
-            return try await transport.send(request)
-        }
-
-        let error = try await #require(throws: HTTPTransportError.self) { try await task.value }
-
-        #expect(error.code == .cancelled)
-    }
-
-    @Test func unauthorizedWithChallengeArrivesAsA401Response() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        var request = URLRequest(url: server.url("/auth/basic"))
-        request.timeoutInterval = 60
-
-        let (_, response) = try await send(request)
-
-        #expect(response.statusCode == 401)
-        #expect(response.value(forHTTPHeaderField: "WWW-Authenticate") == #"Basic realm="test""#)
-        #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        #expect(server.requests.count == 1)
+    /// The names identify the cases in test output and in the suite's arguments.
+    @Test func behaviourCasesHaveDistinctNames() {
+        let names = TransportBehaviour.cases.map(\.name)
+        #expect(!names.isEmpty)
+        #expect(Set(names).count == names.count)
     }
 
     @Test func loadingAnEndpointTurnsThe401IntoAnUnacceptableStatusError() async throws {
@@ -188,65 +44,40 @@ import TinyKitTestServer
         #expect(error.description.contains("unacceptable status 401: GET \(server.url("/auth/basic").absoluteString)"))
     }
 
-    @Test func unauthorizedThenAuthorizedWithTheSameTransport() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        let (_, first) = try await send(URLRequest(url: server.url("/auth/basic")))
-        var request = URLRequest(url: server.url("/auth/basic"))
-        request.setValue("Basic dXNlcjpwYXNz", forHTTPHeaderField: "Authorization")
-
-        let (body, second) = try await send(request)
-
-        #expect(first.statusCode == 401)
-        #expect(second.statusCode == 200)
-        #expect(String(decoding: body, as: UTF8.self) == #"{"authenticated":true}"#)
-    }
-
-    @Test func unauthorizedWithoutChallengeKeepsItsBody() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-
-        let (body, response) = try await bounded {
-            try await transport.send(URLRequest(url: server.url("/status/401")))
-        }
-
-        #expect(response.statusCode == 401)
-        #expect(String(decoding: body, as: UTF8.self) == #"{"status":401}"#)
-    }
-
-    @Test func headerWithLineBreakIsRefusedBeforeSending() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        var request = URLRequest(url: server.url("/echo"))
-        request.allHTTPHeaderFields = ["X-Note": "a\r\nX-Injected: yes"]
-
-        let error = try await #require(throws: HTTPTransportError.self) { try await transport.send(request) }
-
-        #expect(error.code == .invalidRequest)
-        #expect(error.message?.contains("X-Note") == true)
-        let afterwards = try await send(URLRequest(url: server.url("/echo")))
-        #expect(afterwards.1.statusCode == 200)
-        #expect(server.requests.map(\.path) == ["/echo"])
-    }
-
-    /// On Linux a method with CR/LF would be written into the request line as it is (request splitting).
-    @Test func methodThatIsNotATokenIsRefusedBeforeSending() async throws {
+    /// The method check of `URLSessionTransport.send(_:)` (in the suite) guards `dataTask(endpoint:)` too.
+    @Test func dataTaskForAnEndpointRefusesAMethodThatIsNotAToken() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
         let request = URLRequest(method: HTTPMethod("GET\r\nX-Injected: 1\r\nX:"), url: server.url("/echo"))
-
-        let error = try await #require(throws: HTTPTransportError.self) { try await transport.send(request) }
-        #expect(error.code == .invalidRequest)
-        #expect(error.message?.contains("is not an HTTP token") == true)
-
         let endpoint = Endpoint<()>(request: request) { _, _ in .success(()) }
+
         let refusal = await withCheckedContinuation { continuation in
             URLSession.shared.dataTask(endpoint: endpoint) { continuation.resume(returning: $0) }.resume()
         }
-        #expect(throws: HTTPTransportError.self) { try refusal.get() }
+
+        let error = try #require(throws: HTTPTransportError.self) { try refusal.get() }
+        #expect(error.code == .invalidRequest)
         let afterwards = try await send(URLRequest(method: .get, url: server.url("/echo")))
         #expect(afterwards.1.statusCode == 200)
         #expect(server.requests.map(\.method) == ["GET"])
+    }
+
+    /// Not in the behaviour suite: URLSession on Linux follows a 307 after a POST with a POST whose body it drops
+    /// (`Content-Length: 0`), where RFC 9110 keeps the body. Pinned, so that a fixed FoundationNetworking shows.
+    @Test func temporaryRedirectAfterPOSTKeepsTheMethod() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("POST /form", response: .redirect(to: "/echo/after", status: 307))
+        var request = URLRequest(method: .post, url: server.url("/form"))
+        request.httpBody = Data("name=Ada".utf8)
+
+        let (_, response) = try await send(request)
+
+        #expect(response.statusCode == 200)
+        #expect(server.requests.map { "\($0.method) \($0.path)" } == ["POST /form", "POST /echo/after"])
+        #if canImport(FoundationNetworking)
+            #expect(server.requests.last?.body.isEmpty == true)
+        #endif
     }
 
     @Test func urlSessionIsATransportToo() async throws {

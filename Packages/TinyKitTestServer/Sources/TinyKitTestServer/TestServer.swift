@@ -25,8 +25,11 @@ import Foundation
 /// | `/trickle?bytes=100&interval=0.1` | headers at once, then one byte per interval (`x`…) |
 /// | `/redirect?to=/echo&status=302` | a redirect to `to` |
 /// | `/gzip` | `200`, `Content-Encoding: gzip`, a gzip-compressed ``gzipJSON`` |
+/// | `/bytes?count=1048576` | `200`, `application/octet-stream`, ``bytes(count:)`` |
 /// | `/auth/basic` | `401` with `WWW-Authenticate: Basic realm="test"` and `{"error":"unauthorized"}`, unless the request carries `Authorization: Basic dXNlcjpwYXNz` (`user:pass`): then `200 {"authenticated":true}` |
 /// | anything else | `404 {"error":"no route for <METHOD> <path>"}` |
+///
+/// A `HEAD` request gets the headers of the response its route gives (its `Content-Length` included) and no body.
 ///
 /// Every request is recorded before it is answered (see ``requests`` and ``waitForRequests(count:timeout:)``),
 /// and the server counts connections (see ``waitForClosedConnections(atLeast:timeout:)``), so a test can check
@@ -43,6 +46,12 @@ public final class TestServer: Sendable {
 
     /// The JSON text that `/gzip` sends compressed.
     public static let gzipJSON = #"{"compressed":true,"message":"hello, gzip"}"#
+
+    /// The body `/bytes?count=<count>` sends: `count` bytes counting 0, 1, …, 250 and over again (251 is prime, so
+    /// a chunk lost, repeated or swapped shows in any comparison).
+    public static func bytes(count: Int) -> Data {
+        Data((0..<max(count, 0)).map { UInt8(truncatingIfNeeded: $0 % 251) })
+    }
 
     private init(http: HTTPServer, runTask: Task<Void, any Error>, state: SharedState, port: UInt16) {
         self.http = http

@@ -27,7 +27,7 @@ struct RootHandler: HTTPHandler {
             response = try await handler(recorded)
             break
         }
-        return try await send(response ?? builtIn(recorded))
+        return try await send(response ?? builtIn(recorded), toHEAD: recorded.method == "HEAD")
     }
 
     private func builtIn(_ request: RecordedRequest) throws -> TestResponse {
@@ -51,6 +51,11 @@ struct RootHandler: HTTPHandler {
             return .redirect(to: request.queryValue("to") ?? "/echo", status: status)
         case "gzip":
             return .gzippedJSON(200, TestServer.gzipJSON)
+        case "bytes":
+            let count = request.queryValue("count").flatMap(Int.init) ?? 1024
+            return TestResponse(
+                status: 200, headers: ["Content-Type": "application/octet-stream"],
+                body: TestServer.bytes(count: count))
         case "auth" where request.header("Authorization") == "Basic dXNlcjpwYXNz":
             return .json(200, #"{"authenticated":true}"#)
         case "auth":
@@ -60,7 +65,9 @@ struct RootHandler: HTTPHandler {
         }
     }
 
-    private func send(_ response: TestResponse) async throws -> HTTPResponse {
+    /// The response FlyingFox writes for `response`. An answer to `HEAD` carries the headers of the full response,
+    /// its `Content-Length` included, and no body (FlyingFox would write the body).
+    private func send(_ response: TestResponse, toHEAD isHEAD: Bool) async throws -> HTTPResponse {
         if response.delay > 0 {
             try await Task.sleep(nanoseconds: UInt64(response.delay * 1_000_000_000))
         }
@@ -69,6 +76,10 @@ struct RootHandler: HTTPHandler {
             headers[HTTPHeader(name)] = value
         }
         let status = HTTPStatusCode(response.status, phrase: Self.phrase(for: response.status))
+        if isHEAD {
+            headers[.contentLength] = String(response.body.count)
+            return HTTPResponse(statusCode: status, headers: headers, body: Data())
+        }
         guard let interval = response.byteInterval else {
             return HTTPResponse(statusCode: status, headers: headers, body: response.body)
         }
@@ -84,8 +95,10 @@ struct RootHandler: HTTPHandler {
         case 204: "No Content"
         case 301: "Moved Permanently"
         case 302: "Found"
+        case 303: "See Other"
         case 304: "Not Modified"
         case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
         case 400: "Bad Request"
         case 401: "Unauthorized"
         case 403: "Forbidden"

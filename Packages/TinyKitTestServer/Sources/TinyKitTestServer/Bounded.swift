@@ -1,0 +1,37 @@
+import Foundation
+
+/// Runs `operation` in a task of its own and returns its result, or throws ``BoundedTimeout`` after `seconds` (and
+/// cancels the operation), so that a hung transport fails the test instead of blocking the run.
+///
+/// Unlike a task group, it does not wait for an operation that ignores cancellation: that operation is left running,
+/// and the caller gets the timeout. Cancelling the caller cancels the operation.
+func bounded<T: Sendable>(
+    seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let (outcomes, outcome) = AsyncThrowingStream<T, any Error>.makeStream()
+    let work = Task {
+        do {
+            outcome.yield(try await operation())
+            outcome.finish()
+        } catch {
+            outcome.finish(throwing: error)
+        }
+    }
+    let timer = Task {
+        guard (try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))) != nil else { return }
+        outcome.finish(throwing: BoundedTimeout(seconds: seconds))
+    }
+    defer {
+        work.cancel()
+        timer.cancel()
+    }
+    for try await value in outcomes { return value }
+    // The stream ends without a value only when the caller was cancelled.
+    throw CancellationError()
+}
+
+/// The operation given to ``bounded(seconds:_:)`` did not finish within its time limit.
+struct BoundedTimeout: Error, CustomStringConvertible {
+    var seconds: TimeInterval
+    var description: String { "the operation did not finish within \(seconds) s" }
+}

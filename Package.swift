@@ -1,7 +1,8 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // The root manifest: every module of the monorepo, declared by path, so the repository can be consumed by URL.
 // Each Packages/<Name>/Package.swift declares the same module standalone for `swift test --package-path`.
 // See ARCHITECTURE.md ("Two manifests, one source tree").
+// Tools 6.1 for package traits: AsyncHTTPClient is a dependency only when a consumer enables the trait of that name.
 import PackageDescription
 
 let platforms: [SupportedPlatform] = [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)]
@@ -35,10 +36,24 @@ let package = Package(
         .library(name: "TinyStore", targets: ["TinyStore"]),
         .library(name: "TinyStoreTesting", targets: ["TinyStoreTesting"]),
         .library(name: "TinyStatefulEndpoint", targets: ["TinyStatefulEndpoint"]),
+        .library(name: "TinyAsyncHTTPClientTransport", targets: ["TinyAsyncHTTPClientTransport"]),
+    ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: """
+                Builds TinyAsyncHTTPClientTransport with swift-server's AsyncHTTPClient (and re-exports it from the \
+                TinyKit umbrella). Off by default: without it, no consumer resolves AsyncHTTPClient or SwiftNIO.
+                """)
     ],
     dependencies: [
         // Test-only: the in-process HTTP server of the integration tests. No library product uses it.
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1")
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // Only with the AsyncHTTPClient trait: every use below is guarded by it, so SwiftPM leaves these unresolved
+        // for everyone else.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         module("TinyHTTPTransport"),
@@ -50,11 +65,21 @@ let package = Package(
         // dependency of a library product is resolved by every consumer of this repository, used or not.
         module("TinyStoreTesting", in: "TinyStore", dependencies: ["TinyStore"]),
         module("TinyStatefulEndpoint", dependencies: ["TinyEndpoint", "TinyRequestState", "TinyHTTPTransport"]),
+        // Without the trait it declares only an unavailable placeholder that names the trait to enable.
+        module(
+            "TinyAsyncHTTPClientTransport",
+            dependencies: ["TinyHTTPTransport"]
+                + [
+                    ("AsyncHTTPClient", "async-http-client"), ("NIOCore", "swift-nio"),
+                    ("NIOFoundationCompat", "swift-nio"), ("NIOHTTP1", "swift-nio"), ("NIOPosix", "swift-nio"),
+                    ("NIOHTTPCompression", "swift-nio-extras"),
+                ].map { .product(name: $0, package: $1, condition: .when(traits: ["AsyncHTTPClient"])) }),
         .target(
             name: "TinyKit",
             dependencies: [
                 "TinyHTTPTransport", "TinyEndpoint", "TinyMocks", "TinyRequestState", "TinyStore",
                 "TinyStatefulEndpoint",
+                .target(name: "TinyAsyncHTTPClientTransport", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             swiftSettings: settings),
 
@@ -65,11 +90,12 @@ let package = Package(
         unitTests("TinyStore", dependencies: ["TinyStore", "TinyStoreTesting", "TinyRequestState"]),
         unitTests("TinyStatefulEndpoint", dependencies: ["TinyStatefulEndpoint", "TinyMocks"]),
 
-        // The in-process HTTP server used by the integration tests (and nothing a library product exports).
+        // Test support (Packages/TinyKitTestServer): the in-process HTTP server of the integration tests and the
+        // transport behaviour suite. No product exports it.
         .target(
             name: "TinyKitTestServer",
-            dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
-            path: "Tests/TinyKitTestServer",
+            dependencies: [.product(name: "FlyingFox", package: "FlyingFox"), "TinyHTTPTransport"],
+            path: "Packages/TinyKitTestServer/Sources/TinyKitTestServer",
             swiftSettings: settings),
         .testTarget(
             name: "TinyKitIntegrationTests",
@@ -116,7 +142,7 @@ let package = Package(
 
 #if compiler(>=6.2)
     // TinyHTTPLogging logs through swift-log, whose mirrored release needs swift-tools 6.2. It is declared
-    // only for 6.2+ compilers so that a consumer on Swift 6.0/6.1 still resolves every other product. A dependency of
+    // only for 6.2+ compilers so that a consumer on Swift 6.1 still resolves every other product. A dependency of
     // a library product is resolved (fetched) by every consumer of this repository, but only consumers of
     // TinyHTTPLogging build it (it is not in the TinyKit umbrella).
     package.dependencies.append(.package(url: "https://github.com/apple/swift-log", from: "1.16.2"))

@@ -68,7 +68,7 @@
                 .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
                 return (.timedOut, nil)
             case .remoteConnectionClosed:
-                return (.cannotConnect, "the server closed the connection before a response")
+                return (.cannotConnect, "the server closed the connection before the response was complete")
             case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
                 return (.invalidRequest, nil)
             default:

@@ -26,7 +26,7 @@
     /// - Header values with CR or LF and methods that are not HTTP tokens are refused before anything is sent.
     /// - The request's `timeoutInterval` (60 s unless you set it) bounds the wait for the response head: connecting,
     ///   sending the request and the server's thinking time. A body that stops arriving is bounded by the client's
-    ///   read timeout (90 s between reads for `HTTPClient.shared`).
+    ///   read timeout (90 s between reads for ``sharedClient``).
     /// - A refused connection or an unknown host fails at once, as with `URLSession`, rather than being retried
     ///   until the deadline (AsyncHTTPClient's default).
     /// - Redirects are followed (up to 20; a `303`, or a `301`/`302` after `POST`, continues as `GET`) and gzip and
@@ -51,7 +51,8 @@
 
         /// The client that sends the requests. The transport never shuts it down: a client you passed stays yours.
         public let client: HTTPClient
-        /// The largest response body, in bytes, read into memory: 10 MiB unless you say otherwise.
+        /// The largest response body, in bytes, read into memory: 10 MiB unless you say otherwise. A negative value
+        /// counts as `0`: only empty bodies are accepted.
         public var maximumResponseBodySize: Int
 
         /// The default of ``maximumResponseBodySize``: 10 MiB.
@@ -83,7 +84,7 @@
                 let response = try await client.execute(outgoing, deadline: Self.deadline(for: request))
                 let head = try Self.httpURLResponse(for: response, request: request)
                 do {
-                    let body = try await response.body.collect(upTo: maximumResponseBodySize)
+                    let body = try await response.body.collect(upTo: max(0, maximumResponseBodySize))
                     return (Data(buffer: body, byteTransferStrategy: .noCopy), head)
                 } catch is NIOTooManyBytesError {
                     throw HTTPTransportError(

@@ -37,6 +37,23 @@ import TinyKitTestServer
         }
     }
 
+    /// A negative limit is a caller's slip, not a reason to trap: it accepts empty bodies only.
+    @Test func negativeLimitAcceptsOnlyEmptyBodies() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+
+        try await withClient { client in
+            let transport = AsyncHTTPClientTransport(client: client, maximumResponseBodySize: -5)
+            let (empty, response) = try await transport.send(URLRequest(url: server.url("/status/204")))
+            #expect(response.statusCode == 204)
+            #expect(empty.isEmpty)
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await transport.send(URLRequest(url: server.url("/status/200")))
+            }
+            #expect(error.message?.contains("maximumResponseBodySize") == true)
+        }
+    }
+
     /// A trickled body has no early hint of its size: the limit stops it while it streams.
     @Test func streamedBodyOverTheLimitIsCutOff() async throws {
         let server = try await TestServer.start()
@@ -121,6 +138,32 @@ import TinyKitTestServer
                 HTTPClientRequest(url: server.url("/echo").absoluteString), timeout: .seconds(30))
             #expect(response.status == .ok)
             _ = try await response.body.collect(upTo: 1 << 20)
+        }
+    }
+
+    /// TinyHTTPTransport's middleware reads the error codes, so the retry policy treats both transports alike.
+    @Test func retryMiddlewareRetriesStatusesAndRefusedConnections() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let answers = Countdown(failures: 2)
+        await server.route("GET /flaky") { _ in
+            await answers.next() ? .json(503, #"{"busy":true}"#) : .json(200, #"{"ok":true}"#)
+        }
+        let policy = RetryPolicy(maxAttempts: 3, baseDelay: 0, jitter: 0)
+
+        try await withClient { client in
+            let transport = AsyncHTTPClientTransport(client: client).with(.retry(policy))
+            let (body, response) = try await transport.send(URLRequest(url: server.url("/flaky")))
+            #expect(response.statusCode == 200)
+            #expect(String(decoding: body, as: UTF8.self) == #"{"ok":true}"#)
+            #expect(server.requests.count == 3)
+
+            let refused = try #require(URL(string: "http://127.0.0.1:1/none"))
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await transport.send(URLRequest(url: refused))
+            }
+            #expect(error.code == .cannotConnect)
+            #expect(error.attempts == 3)
         }
     }
 
@@ -241,6 +284,17 @@ import TinyKitTestServer
         #expect(mapped.code == .invalidRequest)
         #expect(mapped.message == "the header X is bad")
         #expect(mapped.request == request)
+    }
+}
+
+/// Answers `true` (fail) for the first `failures` calls, then `false`.
+actor Countdown {
+    private var failures: Int
+    init(failures: Int) { self.failures = failures }
+
+    func next() -> Bool {
+        failures -= 1
+        return failures >= 0
     }
 }
 

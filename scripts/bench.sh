@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# TinyKit's benchmarks (see BENCHMARKS.md): what the stack costs next to raw URLSession + JSONDecoder, against a real
-# server (nginx on 127.0.0.1), through the mock transport, and in process; plus callgrind instruction counts per
-# request. Prints one Markdown table. Not part of scripts/test-all.sh: it is long and its timings are noisy.
+# TinyKit's benchmarks (see BENCHMARKS.md): what the stack costs next to raw URLSession + JSONDecoder (and
+# AsyncHTTPClientTransport next to raw AsyncHTTPClient), against a real server (nginx on 127.0.0.1), through the mock
+# transport, and in process; plus callgrind instruction counts per request. Prints one Markdown table. Not part of
+# scripts/test-all.sh: it is long and its timings are noisy.
 #
 #   scripts/bench.sh           everything (installs nginx, wrk and valgrind from Debian's packages if missing)
 #   scripts/bench.sh --smoke   tiny counts, in-process parts only, no nginx (a quick check that it all still runs;
@@ -58,7 +59,7 @@ fi
 
 # --- tools -------------------------------------------------------------------------------------------------------
 missing=()
-for tool in nginx:nginx wrk:wrk valgrind:valgrind; do
+for tool in nginx:nginx wrk:wrk valgrind:valgrind objcopy:binutils; do
     command -v "${tool%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${tool%%:*}" ] || missing+=("${tool##*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -119,6 +120,7 @@ http {
     server {
         listen 127.0.0.1:$port;
         root $work/www;
+        location = /status { stub_status; }
     }
 }
 CONF
@@ -149,18 +151,22 @@ wrk_all() {
 }
 timed wrk wrk_all
 
-# --- 2, 3. raw URLSession against the TinyKit clients, interleaved rounds ---------------------------------------------
-timed http timeout 900 "$bench" http small="$small" large="$large" rounds="${ROUNDS:-15}" \
-    small-requests="${SMALL_REQUESTS:-300}" large-requests="${LARGE_REQUESTS:-6}" time-limit=10
+# --- 2, 3. raw URLSession against the TinyKit clients, raw AsyncHTTPClient against its transport, interleaved rounds
+# (nginx's stub_status counts the connections each client opens) ------------------------------------------------------
+timed http timeout 900 "$bench" http small="$small" large="$large" status="http://127.0.0.1:$port/status" \
+    rounds="${ROUNDS:-15}" small-requests="${SMALL_REQUESTS:-300}" large-requests="${LARGE_REQUESTS:-6}" time-limit=10
 
 # --- 4 and in-process: mock transport, StatefulEndpoint, Store -------------------------------------------------------
 timed memory timeout 300 "$bench" memory
 
-# --- instruction counts: (Ir of 220 requests - Ir of 20) / 200, small payload ------------------------------------------
+# --- instruction counts: (Ir of 220 requests - Ir of 20) / 200, small payload -----------------------------------------
+# Valgrind 3.19 gives up on the DWARF 5 debug info of the C code AsyncHTTPClient brings (BoringSSL): callgrind runs a
+# copy without debug info (the symbols stay, so a profile still names the functions; the counts are the same).
+objcopy --strip-debug "$bench" "$work/tinykit-bench"
 instructions() {  # client requests → total Ir of the whole process
     local out="$work/callgrind.$1.$2"
-    timeout 600 valgrind --tool=callgrind --callgrind-out-file="$out" "$bench" instructions client="$1" url="$small" \
-        requests="$2" >/dev/null 2>"$out.log" || {
+    timeout 600 valgrind --tool=callgrind --callgrind-out-file="$out" "$work/tinykit-bench" instructions client="$1" \
+        url="$small" requests="$2" >/dev/null 2>"$out.log" || {
         echo "callgrind failed for $1 ($2 requests):" >&2
         tail -n 20 "$out.log" >&2
         exit 1
@@ -168,35 +174,37 @@ instructions() {  # client requests → total Ir of the whole process
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
 }
 # The median of CALLGRIND_REPEATS (3) measurements per client, and their range: counts vary by about ±0.5 % between
-# runs (threads and timers of libcurl and libdispatch).
+# runs (threads and timers of libcurl, libdispatch and SwiftNIO). Each TinyKit client's ratio is to the raw client of
+# its library; raw AsyncHTTPClient and AsyncHTTPClientTransport are compared with raw URLSession too.
 callgrind_all() {
-    local base=20 counted=${CALLGRIND_REQUESTS:-200} repeats=${CALLGRIND_REPEATS:-3} raw=""
-    for client in raw endpoint client stateful; do
+    local base=20 counted=${CALLGRIND_REQUESTS:-200} repeats=${CALLGRIND_REPEATS:-3}
+    local -A per
+    for client in raw endpoint client stateful ahc ahc-transport; do
         local values=() low high
         for _ in $(seq "$repeats"); do
             low=$(instructions "$client" "$base")
             high=$(instructions "$client" $((base + counted)))
             values+=($(((high - low) / counted)))
         done
-        local sorted per range name
+        local sorted range name baselines=() ratio=""
         sorted=$(printf '%s\n' "${values[@]}" | sort -n)
-        per=$(echo "$sorted" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+        per[$client]=$(echo "$sorted" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
         range="$(echo "$sorted" | head -n 1)–$(echo "$sorted" | tail -n 1)"
         case $client in
         raw) name="raw URLSession + JSONDecoder" ;;
-        endpoint) name="Endpoint + URLSessionTransport" ;;
-        client) name="TinyAPIClient.request" ;;
-        stateful) name="StatefulEndpoint.reload" ;;
+        endpoint) name="Endpoint + URLSessionTransport" baselines=(raw) ;;
+        client) name="TinyAPIClient.request" baselines=(raw) ;;
+        stateful) name="StatefulEndpoint.reload" baselines=(raw) ;;
+        ahc) name="raw AsyncHTTPClient + JSONDecoder" baselines=(raw:URLSession) ;;
+        ahc-transport) name="Endpoint + AsyncHTTPClientTransport" baselines=(ahc:AsyncHTTPClient raw:URLSession) ;;
         esac
-        if [ "$client" = raw ]; then
-            raw=$per
-            echo "| callgrind, small, sequential | $name | $per Ir/request | 1 (baseline) |" \
-                "median of $repeats ($range); $counted requests after $base |"
-        else
-            echo "| callgrind, small, sequential | $name | $per Ir/request |" \
-                "$(awk -v a="$per" -v b="$raw" 'BEGIN { printf "%.3f (%+.1f%%)", a / b, (a / b - 1) * 100 }') |" \
-                "median of $repeats ($range); $counted requests after $base |"
-        fi
+        for baseline in "${baselines[@]}"; do  # client[:library named in the column]
+            ratio+="${ratio:+; }$(awk -v a="${per[$client]}" -v b="${per[${baseline%%:*}]}" \
+                'BEGIN { printf "%.3f (%+.1f%%)", a / b, (a / b - 1) * 100 }')"
+            [ "${baseline#*:}" = "$baseline" ] || ratio+=" vs raw ${baseline#*:}"
+        done
+        echo "| callgrind, small, sequential | $name | ${per[$client]} Ir/request | ${ratio:-1 (baseline)} |" \
+            "median of $repeats ($range); $counted requests after $base |"
     done
 }
 timed callgrind callgrind_all

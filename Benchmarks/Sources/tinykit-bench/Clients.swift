@@ -1,5 +1,9 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOFoundationCompat
 import Synchronization
+import TinyAsyncHTTPClientTransport
 import TinyKit
 
 #if canImport(FoundationNetworking)
@@ -23,15 +27,23 @@ struct User: Codable, Sendable, Equatable {
 
 /// One way of loading `[User]` from a URL. Each concurrent worker gets its own load function from `makeLoad`.
 struct Client: Sendable {
+    /// The HTTP client underneath: each TinyKit client is measured against the raw client of its library.
+    enum Library: Sendable { case urlSession, asyncHTTPClient }
+
     let name: String
+    var library = Library.urlSession
+    /// Whether this is the raw client of its library (a baseline).
+    var isRaw = false
     let makeLoad: @Sendable () -> @Sendable () async throws -> [User]
+    /// Called after the last request: shuts down what the client created.
+    var close: @Sendable () async throws -> Void = {}
 
     /// The baseline: `URLSession.data(for:)` and `JSONDecoder`, nothing else.
     static func raw(_ url: URL, configuration: URLSessionConfiguration) -> Client {
         let session = URLSession(configuration: configuration)
         let request = jsonRequest(url)
         let decoder = JSONDecoder()
-        return Client(name: "raw URLSession + JSONDecoder") {
+        return Client(name: "raw URLSession + JSONDecoder", isRaw: true) {
             {
                 let (data, response) = try await session.data(for: request)
                 guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
@@ -47,6 +59,40 @@ struct Client: Sendable {
         let endpoint = Endpoint<[User]>(json: .get, url: url)
         return Client(name: "Endpoint + URLSessionTransport") {
             { try await transport.load(endpoint) }
+        }
+    }
+
+    /// The baseline of `AsyncHTTPClientTransport`: `HTTPClient.execute`, `body.collect` and `JSONDecoder`, on a client
+    /// of its own configured like `AsyncHTTPClientTransport.sharedClient` (`.tinyKit`), shut down by `close`.
+    static func rawAsyncHTTPClient(_ url: URL) -> Client {
+        let client = benchmarkHTTPClient()
+        var accepting = HTTPClientRequest(url: url.absoluteString)
+        accepting.headers.add(name: "Accept", value: "application/json")
+        let request = accepting
+        let decoder = JSONDecoder()
+        return Client(name: "raw AsyncHTTPClient + JSONDecoder", library: .asyncHTTPClient, isRaw: true) {
+            {
+                let response = try await client.execute(request, timeout: .seconds(60))
+                guard (200..<300).contains(response.status.code) else { throw URLError(.badServerResponse) }
+                let body = try await response.body.collect(
+                    upTo: AsyncHTTPClientTransport.defaultMaximumResponseBodySize)
+                return try decoder.decode([User].self, from: body)
+            }
+        } close: {
+            try await client.shutdown()
+        }
+    }
+
+    /// `transport.load(Endpoint<[User]>)`, as `endpoint(_:transport:)`, through an `AsyncHTTPClientTransport` on a
+    /// client of its own (`.tinyKit`), shut down by `close`.
+    static func asyncHTTPClientTransport(_ url: URL) -> Client {
+        let client = benchmarkHTTPClient()
+        let transport = AsyncHTTPClientTransport(client: client)
+        let endpoint = Endpoint<[User]>(json: .get, url: url)
+        return Client(name: "Endpoint + AsyncHTTPClientTransport", library: .asyncHTTPClient) {
+            { try await transport.load(endpoint) }
+        } close: {
+            try await client.shutdown()
         }
     }
 
@@ -132,4 +178,9 @@ func benchmarkConfiguration() -> URLSessionConfiguration {
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     return configuration
+}
+
+/// A client configured as `AsyncHTTPClientTransport.sharedClient` is, on AsyncHTTPClient's default event loop group.
+func benchmarkHTTPClient() -> HTTPClient {
+    HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .tinyKit)
 }

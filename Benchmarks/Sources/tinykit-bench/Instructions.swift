@@ -13,7 +13,9 @@ func countedRequests(_ options: Options) async {
     case "endpoint": client = .endpoint(url, transport: URLSessionTransport(configuration: configuration))
     case "client": client = .apiClient(url, transport: URLSessionTransport(configuration: configuration))
     case "stateful": client = .stateful(url, transport: URLSessionTransport(configuration: configuration))
-    case let other: fail("unknown client \(other): raw, endpoint, client or stateful")
+    case "ahc": client = .rawAsyncHTTPClient(url)
+    case "ahc-transport": client = .asyncHTTPClientTransport(url)
+    case let other: fail("unknown client \(other): raw, endpoint, client, stateful, ahc or ahc-transport")
     }
     let load = client.makeLoad()
     for _ in 0..<requests {
@@ -23,4 +25,5 @@ func countedRequests(_ options: Options) async {
             fail("request failed: \(error)")
         }
     }
+    do { try await client.close() } catch { fail("closing the client failed: \(error)") }
 }

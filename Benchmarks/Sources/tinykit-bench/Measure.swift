@@ -33,7 +33,12 @@ struct Options: Sendable {
     }
 
     func url(_ key: String) -> URL {
-        let text = string(key)
+        guard let url = optionalURL(key) else { fail("missing \(key)=…") }
+        return url
+    }
+
+    func optionalURL(_ key: String) -> URL? {
+        guard let text = values[key] else { return nil }
         guard let url = URL(string: text), url.scheme != nil else { fail("\(key) is not a URL: \(text)") }
         return url
     }

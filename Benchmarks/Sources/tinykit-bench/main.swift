@@ -1,10 +1,10 @@
 import Foundation
 
 // tinykit-bench MODE key=value…; scripts/bench.sh runs every mode. Results are Markdown table rows.
-//   http small=URL large=URL [rounds=5 small-requests=500 large-requests=8 time-limit=10]
+//   http small=URL large=URL [status=URL (stub_status) rounds=5 small-requests=500 large-requests=8 time-limit=10]
 //   memory [mock-requests=50000 fanout-calls=2000000 callers=1000 sends=100000 round-trips=10000 repetitions=5
 //          time-limit=10]
-//   instructions client=raw|endpoint|client|stateful url=URL [requests=200]   (for callgrind)
+//   instructions client=raw|endpoint|client|stateful|ahc|ahc-transport url=URL [requests=200]   (for callgrind)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let options = Options(Array(arguments.dropFirst()))

@@ -43,14 +43,15 @@ let package = Package(
             name: "AsyncHTTPClient",
             description: """
                 Builds TinyAsyncHTTPClientTransport with swift-server's AsyncHTTPClient (and re-exports it from the \
-                TinyKit umbrella). Off by default: without it, no consumer resolves AsyncHTTPClient or SwiftNIO.
+                TinyKit umbrella). Off by default: without it, no consumer builds (with SwiftPM 6.2+, fetches) \
+                AsyncHTTPClient or SwiftNIO.
                 """)
     ],
     dependencies: [
         // Test-only: the in-process HTTP server of the integration tests. No library product uses it.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
-        // Only with the AsyncHTTPClient trait: every use below is guarded by it, so SwiftPM leaves these unresolved
-        // for everyone else.
+        // Only with the AsyncHTTPClient trait: every use below is guarded by it, so nobody else builds them, and
+        // SwiftPM 6.2+ does not even fetch them (6.1 still does).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),

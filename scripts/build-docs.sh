@@ -24,7 +24,7 @@ done
 # TinyAsyncHTTPClientTransport's graph comes from its standalone package build (the root builds it only with the
 # AsyncHTTPClient trait): scripts/test-ahc.sh writes it, and after that step this build is a no-op.
 scripts/test-ahc.sh --build-only >"$scratch/build-ahc.log" 2>&1 || { cat "$scratch/build-ahc.log"; exit 1; }
-cp "$scratch"/symbolgraphs-ahc/TinyAsyncHTTPClientTransport{,@*}.symbols.json "$graphs/"
+cp Packages/TinyAsyncHTTPClientTransport/.build/symbolgraphs/TinyAsyncHTTPClientTransport{,@*}.symbols.json "$graphs/"
 mkdir -p "$scratch/site"
 status=0
 for entry in "${modules[@]}"; do

@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 package=Packages/TinyAsyncHTTPClientTransport
-graphs="$PWD/.build-docs/symbolgraphs-ahc"
+# Inside the build folder, so that the graph and the build it comes from are never out of step.
+graphs="$PWD/$package/.build/symbolgraphs"
 mkdir -p "$graphs"
 flags=(--package-path "$package" --scratch-path "$package/.build"
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs")

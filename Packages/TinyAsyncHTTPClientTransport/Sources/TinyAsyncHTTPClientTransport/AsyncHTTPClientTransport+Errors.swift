@@ -18,9 +18,9 @@
         /// |---|---|
         /// | the awaiting task was cancelled (`HTTPClientError.cancelled`, `CancellationError`) | `.cancelled` |
         /// | no response head by the deadline, connect, read or TLS handshake timeouts | `.timedOut` |
-        /// | connection refused or reset, host not found, connection closed before a response | `.cannotConnect` |
-        /// | a URL AsyncHTTPClient cannot send (no host, no or unsupported scheme) | `.invalidRequest` |
-        /// | a reply that is not HTTP, too many redirects, a redirect cycle, anything else | `.other` |
+        /// | connection refused or reset, host not found, connection closed before the response was complete | `.cannotConnect` |
+        /// | a request AsyncHTTPClient cannot send (no host, an unsupported scheme, header names or values it refuses, a `TRACE` with a body) | `.invalidRequest` |
+        /// | a reply that is not valid HTTP (also a bad chunk mid-body), too many redirects, a redirect cycle, anything else | `.other` |
         ///
         /// An `HTTPTransportError` comes back as it is, with `request` set when it had none.
         ///
@@ -48,14 +48,21 @@
                 default: return (.other, nil)
                 }
             case is HTTPParserError:
-                return (.other, "the reply is not HTTP")
+                return (.other, "the reply is not valid HTTP")
             default:
+                #if canImport(Network)
+                    // Network.framework, the event loops of AsyncHTTPClient on Apple platforms.
+                    if let error = error as? HTTPClient.NWPOSIXError {
+                        return (error.errorCode == .ETIMEDOUT ? .timedOut : .cannotConnect, nil)
+                    }
+                #endif
                 return (.other, nil)
             }
         }
 
         private static let requestFaults: Set = [
             "Unsupported scheme", "Invalid header field names", "Invalid header field values",
+            "Trace request with body",
         ]
 
         private static func category(of error: HTTPClientError) -> (HTTPTransportError.Code, String?) {

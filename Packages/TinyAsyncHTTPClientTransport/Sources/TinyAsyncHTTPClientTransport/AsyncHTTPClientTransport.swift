@@ -22,11 +22,15 @@
     /// It behaves like `URLSessionTransport` (the same behaviour suite runs against both):
     /// - Every response comes back as a response, whatever its status; failures without a response throw
     ///   `HTTPTransportError` with the same codes `URLSessionTransport` uses (see ``transportError(for:request:)``).
-    /// - Cancelling the task that awaits ``send(_:)`` cancels the request and closes its connection.
-    /// - Header values with CR or LF and methods that are not HTTP tokens are refused before anything is sent.
-    /// - The request's `timeoutInterval` (60 s unless you set it) bounds the wait for the response head: connecting,
-    ///   sending the request and the server's thinking time. A body that stops arriving is bounded by the client's
-    ///   read timeout (90 s between reads for ``sharedClient``).
+    /// - Cancelling the task that awaits ``send(_:)`` cancels the request: its HTTP/1.1 connection is closed (an
+    ///   HTTP/2 stream is reset).
+    /// - Header names that are not HTTP tokens, header values with control characters, methods that are not HTTP
+    ///   tokens and schemes other than `http` and `https` are refused before anything is sent.
+    /// - User and password in the URL are sent as Basic authorization, unless the request sets `Authorization`.
+    /// - The request's `timeoutInterval` (60 s unless you set it) is a deadline for the response head: waiting for a
+    ///   connection, connecting, sending the request (every redirect included) and the server's thinking time. The
+    ///   client's read timeout, 90 s between reads for ``sharedClient``, bounds a body that stops arriving, and caps
+    ///   a longer `timeoutInterval`: configure a client with a longer one if you need it.
     /// - A refused connection or an unknown host fails at once, as with `URLSession`, rather than being retried
     ///   until the deadline (AsyncHTTPClient's default).
     /// - Redirects are followed (up to 20; a `303`, or a `301`/`302` after `POST`, continues as `GET`) and gzip and
@@ -38,14 +42,16 @@
     /// configure yourself does what its configuration says: start from `.tinyKit` to keep them.
     ///
     /// What it does not do, unlike `URLSession`: no cookie storage, no response cache, no proxy settings from the
-    /// system, and no `httpBodyStream` (the request is refused: set `httpBody`).
+    /// system, and no `httpBodyStream` (the request is refused: set `httpBody`). A request without `User-Agent` gets
+    /// ``userAgent``. `cachePolicy`, `httpShouldHandleCookies`, `httpShouldUsePipelining`, `mainDocumentURL`,
+    /// `networkServiceType` and the `allows…NetworkAccess` flags have no effect.
     public struct AsyncHTTPClientTransport: HTTPTransport {
         /// A transport that sends with ``sharedClient``, for everyone who does not need another client.
         public static let shared = AsyncHTTPClientTransport()
 
         /// The process-wide client of ``shared`` and the default of ``init(client:maximumResponseBodySize:)``:
         /// `HTTPClient.Configuration.tinyKit` on AsyncHTTPClient's default event loop group. It lives as long as
-        /// the process and is never shut down.
+        /// the process: do not shut it down.
         public static let sharedClient = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .tinyKit)
 
@@ -80,17 +86,20 @@
         ///   response); and the code ``transportError(for:request:)`` gives for other failures of the client.
         public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
             let outgoing = try Self.clientRequest(for: request)
+            // AsyncHTTPClient learns of a cancellation asynchronously: do not open a connection for a cancelled task.
+            if Task.isCancelled { throw HTTPTransportError(.cancelled, request: request) }
+            let limit = max(0, maximumResponseBodySize)
             do {
                 let response = try await client.execute(outgoing, deadline: Self.deadline(for: request))
                 let head = try Self.httpURLResponse(for: response, request: request)
                 do {
-                    let body = try await response.body.collect(upTo: max(0, maximumResponseBodySize))
+                    let body = try await response.body.collect(upTo: limit)
                     return (Data(buffer: body, byteTransferStrategy: .noCopy), head)
                 } catch is NIOTooManyBytesError {
                     throw HTTPTransportError(
                         .other, request: request, response: head,
                         message:
-                            "the response body is larger than maximumResponseBodySize, \(maximumResponseBodySize) bytes"
+                            "the response body is larger than maximumResponseBodySize, \(limit) bytes"
                     )
                 }
             } catch {
@@ -105,21 +114,49 @@
             guard let url = request.url else {
                 throw HTTPTransportError(.invalidRequest, request: request, message: "the request has no URL")
             }
+            func refuse(_ message: String) -> HTTPTransportError {
+                HTTPTransportError(.invalidRequest, request: request, message: message)
+            }
+            // Like URLSession: no `unix:` sockets, no other schemes AsyncHTTPClient would try.
+            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw refuse("AsyncHTTPClientTransport sends http and https URLs only")
+            }
             if request.httpBodyStream != nil {
-                throw HTTPTransportError(
-                    .invalidRequest, request: request,
-                    message: "AsyncHTTPClientTransport does not send an httpBodyStream: set httpBody")
+                throw refuse("AsyncHTTPClientTransport does not send an httpBodyStream: set httpBody")
             }
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
             for (name, value) in request.allHTTPHeaderFields ?? [:] {
+                // SwiftNIO traps on a name that is not ASCII, and AsyncHTTPClient's own error would quote the value.
+                if name.isEmpty || !name.utf8.allSatisfy(tokenBytes.contains) {
+                    throw refuse("the header name \(name.debugDescription) is not an HTTP token")
+                }
+                if value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+                    throw refuse("the value of the header \"\(name)\" contains a control character")
+                }
                 outgoing.headers.add(name: name, value: value)
+            }
+            // Like URLSession: credentials in the URL become Basic authorization, unless the request has its own.
+            if let user = url.user, !outgoing.headers.contains(name: "Authorization") {
+                let credentials = Data("\(user):\(url.password ?? "")".utf8).base64EncodedString()
+                outgoing.headers.add(name: "Authorization", value: "Basic \(credentials)")
+            }
+            if !outgoing.headers.contains(name: "User-Agent") {
+                outgoing.headers.add(name: "User-Agent", value: userAgent)
             }
             if let body = request.httpBody {
                 outgoing.body = .bytes(ByteBuffer(data: body))
             }
             return outgoing
         }
+
+        /// The `User-Agent` of a request that sets none (some APIs refuse requests without one; `URLSession` always
+        /// sends one, AsyncHTTPClient does not).
+        public static let userAgent = "TinyKit AsyncHTTPClientTransport"
+
+        /// The bytes of an HTTP token (RFC 9110 `tchar`).
+        private static let tokenBytes = Set(
+            "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
 
         /// When the response head must have arrived: `timeoutInterval` from now, or never for a value that is not
         /// a positive number of seconds.
@@ -137,9 +174,12 @@
             for (name, value) in response.headers {
                 fields[name] = fields[name].map { "\($0), \(value)" } ?? value
             }
-            let version = "HTTP/\(response.version.major).\(response.version.minor)"
+            let version =
+                response.version == .http1_1 ? "HTTP/1.1" : "HTTP/\(response.version.major).\(response.version.minor)"
+            // Without a redirect the response's URL is the request's: skip parsing it again.
+            let redirected = response.history.count > 1
             guard
-                let url = response.url ?? request.url,
+                let url = redirected ? response.url : request.url,
                 let head = HTTPURLResponse(
                     url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: fields)
             else {
@@ -157,13 +197,20 @@
         /// - Decompression: gzip and deflate, with no ratio limit of its own: the transport's
         ///   ``AsyncHTTPClientTransport/maximumResponseBodySize`` bounds the decompressed body (a JSON body may well
         ///   compress more than 25 times, the limit of `HTTPClient.shared`).
-        /// - Connection establishment is not retried: a refused connection or an unknown host fails the request at
-        ///   once, instead of when its deadline passes.
+        ///   Peak memory is a little higher than the limit: each network read is inflated before it is counted.
+        /// - Timeouts: 90 s to connect, 90 s between reads. The read timeout runs from when the request was sent, so
+        ///   it also caps a request's longer `timeoutInterval`, and it is what bounds a body that stops arriving.
+        /// - Connection establishment is not retried, and Network.framework (Apple platforms) does not wait for
+        ///   connectivity: a refused connection or an unknown host fails the request at once, instead of when its
+        ///   deadline passes. The trade-off is AsyncHTTPClient's: one failed attempt fails every request waiting for a
+        ///   connection to that host.
         public static var tinyKit: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.redirectConfiguration = .follow(max: 20, allowCycles: false)
             configuration.decompression = .enabled(limit: .none)
+            configuration.timeout = .init(connect: .seconds(90), read: .seconds(90))
             configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.networkFrameworkWaitForConnectivity = false
             return configuration
         }
     }

@@ -4,9 +4,10 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Testing
-import TinyAsyncHTTPClientTransport
 import TinyHTTPTransport
 import TinyKitTestServer
+
+@testable import TinyAsyncHTTPClientTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -50,25 +51,31 @@ import TinyKitTestServer
             let error = try await #require(throws: HTTPTransportError.self) {
                 try await transport.send(URLRequest(url: server.url("/status/200")))
             }
-            #expect(error.message?.contains("maximumResponseBodySize") == true)
+            #expect(error.message?.contains("maximumResponseBodySize, 0 bytes") == true)
         }
     }
 
-    /// A trickled body has no early hint of its size: the limit stops it while it streams.
+    /// A body without `Content-Length` (delimited by the connection's close) has no early hint of its size: the
+    /// limit stops it while it streams.
     @Test func streamedBodyOverTheLimitIsCutOff() async throws {
-        let server = try await TestServer.start()
+        let head = Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n".utf8)
+        let server = try RawSocketServer.start([
+            .send(head), .trickle(Data(repeating: 0x79, count: 50), interval: 0.01),
+        ])
         defer { server.stop() }
-        await server.route("GET /stream") { _ in
-            TestResponse.text(200, String(repeating: "y", count: 50)).trickled(byteInterval: 0.01)
-        }
 
         try await withClient { client in
-            let transport = AsyncHTTPClientTransport(client: client, maximumResponseBodySize: 10)
+            let small = AsyncHTTPClientTransport(client: client, maximumResponseBodySize: 10)
             let error = try await #require(throws: HTTPTransportError.self) {
-                try await transport.send(URLRequest(url: server.url("/stream")))
+                try await small.send(URLRequest(url: server.url("/stream")))
             }
             #expect(error.code == .other)
-            #expect(error.message?.contains("maximumResponseBodySize") == true)
+            #expect(error.message?.contains("maximumResponseBodySize, 10 bytes") == true)
+            #expect(error.response?.statusCode == 200)
+
+            let (body, _) = try await AsyncHTTPClientTransport(client: client).send(
+                URLRequest(url: server.url("/stream")))
+            #expect(body == Data(repeating: 0x79, count: 50))
         }
     }
 
@@ -167,6 +174,147 @@ import TinyKitTestServer
         }
     }
 
+    /// With AsyncHTTPClient's default (retrying connection establishment) this would wait for the whole 600 s
+    /// deadline and hit the test's time limit.
+    @Test(.timeLimit(.minutes(1))) func refusedConnectionFailsAtOnceDespiteALongTimeout() async throws {
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:1/none")))
+        request.timeoutInterval = 600
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await AsyncHTTPClientTransport.shared.send(request)
+        }
+
+        #expect(error.code == .cannotConnect)
+    }
+
+    @Test func requestsAskForCompressionAndNameTheirAgent() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        var named = URLRequest(url: server.url("/echo"))
+        named.setValue("MyApp/2", forHTTPHeaderField: "User-Agent")
+
+        _ = try await AsyncHTTPClientTransport.shared.send(URLRequest(url: server.url("/echo")))
+        _ = try await AsyncHTTPClientTransport.shared.send(named)
+
+        let seen = server.requests
+        #expect(seen.count == 2)
+        #expect(seen.first?.header("Accept-Encoding")?.contains("gzip") == true)
+        #expect(seen.first?.header("User-Agent") == AsyncHTTPClientTransport.userAgent)
+        #expect(seen.last?.header("User-Agent") == "MyApp/2")
+    }
+
+    @Test func urlCredentialsBecomeBasicAuthorization() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let port = try #require(server.baseURL.port)
+        let url = try #require(URL(string: "http://user:pass@127.0.0.1:\(port)/auth/basic"))
+        var own = URLRequest(url: url)
+        own.setValue("Basic d3Jvbmc6d3Jvbmc=", forHTTPHeaderField: "Authorization")
+
+        let (_, authorized) = try await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
+        let (_, refused) = try await AsyncHTTPClientTransport.shared.send(own)
+
+        #expect(authorized.statusCode == 200)
+        #expect(refused.statusCode == 401)
+    }
+
+    @Test(arguments: [
+        ("Ä-Name", "x", "is not an HTTP token"), ("", "x", "is not an HTTP token"),
+        ("Bad Name", "x", "is not an HTTP token"), ("X-Secret", "s3cr3t\u{1}", "contains a control character"),
+        ("X-Secret", "s3cr3t\u{7F}", "contains a control character"),
+    ])
+    func headersSwiftNIOWouldTrapOnOrQuoteAreRefused(name: String, value: String, reason: String) async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        var request = URLRequest(url: server.url("/echo"))
+        request.allHTTPHeaderFields = [name: value]
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await AsyncHTTPClientTransport.shared.send(request)
+        }
+
+        #expect(error.code == .invalidRequest)
+        #expect(error.message?.contains(reason) == true)
+        #expect(!error.description.contains("s3cr3t"))
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func traceWithABodyIsAnInvalidRequest() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        var request = URLRequest(method: HTTPMethod("TRACE"), url: server.url("/echo"))
+        request.httpBody = Data("x".utf8)
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await AsyncHTTPClientTransport.shared.send(request)
+        }
+
+        #expect(error.code == .invalidRequest)
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test(arguments: [301, 302])
+    func postRedirectedBy301Or302ContinuesAsGet(status: Int) async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        var request = URLRequest(method: .post, url: server.url("/redirect?to=/echo/next&status=\(status)"))
+        request.httpBody = Data("form".utf8)
+
+        let (body, response) = try await AsyncHTTPClientTransport.shared.send(request)
+
+        #expect(response.statusCode == 200)
+        #expect(response.url?.path == "/echo/next")
+        let seen = try JSONDecoder().decode(RecordedRequest.self, from: body)
+        #expect(seen.method == "GET")
+        #expect(seen.body.isEmpty)
+    }
+
+    @Test func moreThanTwentyRedirectsFail() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /hop/:n") { request in
+            let next = (Int(request.path.split(separator: "/").last ?? "") ?? 0) + 1
+            return .redirect(to: "/hop/\(next)")
+        }
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await AsyncHTTPClientTransport.shared.send(URLRequest(url: server.url("/hop/0")))
+        }
+
+        #expect(error.code == .other)
+        #expect(server.requests.count == 21)
+    }
+
+    @Test func unixSocketURLsAreRefused() async throws {
+        let url = try #require(URL(string: "http+unix://%2Ftmp%2Fsocket/path"))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
+        }
+
+        #expect(error.code == .invalidRequest)
+        #expect(error.message?.contains("http and https URLs only") == true)
+    }
+
+    @Test(arguments: [0, -1, .nan, .infinity, 1e300])
+    func timeoutsThatAreNoPositiveNumberOfSecondsMeanNoDeadline(seconds: Double) throws {
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com")))
+        request.timeoutInterval = seconds
+
+        #expect(AsyncHTTPClientTransport.deadline(for: request) == .distantFuture)
+    }
+
+    @Test func theDeadlineIsTimeoutIntervalFromNow() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com")))
+        request.timeoutInterval = 2.5
+        let before = NIODeadline.now()
+
+        let deadline = AsyncHTTPClientTransport.deadline(for: request)
+
+        #expect(deadline >= before + .milliseconds(2_500))
+        #expect(deadline <= NIODeadline.now() + .milliseconds(2_500))
+    }
+
     @Test func sharedTransportSendsWithTheSharedClient() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
@@ -245,7 +393,9 @@ import TinyKitTestServer
         (.deadlineExceeded, .timedOut), (.readTimeout, .timedOut), (.connectTimeout, .timedOut),
         (.tlsHandshakeTimeout, .timedOut), (.remoteConnectionClosed, .cannotConnect), (.emptyHost, .invalidRequest),
         (.unsupportedScheme("gopher"), .invalidRequest), (.invalidHeaderFieldNames(["a b"]), .invalidRequest),
+        (.invalidHeaderFieldValues(["v"]), .invalidRequest), (.traceRequestWithBody, .invalidRequest),
         (.redirectLimitReached, .other), (.redirectCycleDetected, .other), (.bodyLengthMismatch, .other),
+        (.alreadyShutdown, .other),
     ])
     func clientErrorsMapToTheURLSessionCategories(_ error: HTTPClientError, _ code: HTTPTransportError.Code) throws {
         let request = try #require(URL(string: "https://api.example.com/users")).request()
@@ -272,7 +422,7 @@ import TinyKitTestServer
         }
         #expect(
             AsyncHTTPClientTransport.transportError(for: HTTPParserError.invalidVersion, request: request).message
-                == "the reply is not HTTP")
+                == "the reply is not valid HTTP")
     }
 
     @Test func transportErrorsPassThroughWithTheirRequest() throws {

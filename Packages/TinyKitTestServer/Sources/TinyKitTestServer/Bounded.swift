@@ -18,7 +18,9 @@ func bounded<T: Sendable>(
         }
     }
     let timer = Task {
-        guard (try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))) != nil else { return }
+        // A limit that is not a positive number of seconds (negative, NaN) ends at once rather than trapping.
+        let nanoseconds = seconds > 0 ? UInt64(min(seconds, 1e9) * 1_000_000_000) : 0
+        guard (try? await Task.sleep(nanoseconds: nanoseconds)) != nil else { return }
         outcome.finish(throwing: BoundedTimeout(seconds: seconds))
     }
     defer {

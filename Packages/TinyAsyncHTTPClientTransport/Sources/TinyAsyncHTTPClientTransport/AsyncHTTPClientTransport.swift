@@ -145,6 +145,8 @@
                 outgoing.headers.add(name: "User-Agent", value: userAgent)
             }
             if let body = request.httpBody {
+                // A ByteBuffer holds at most 4 GiB - 1 and traps beyond.
+                guard body.count <= UInt32.max else { throw refuse("the httpBody is larger than 4 GiB - 1 bytes") }
                 outgoing.body = .bytes(ByteBuffer(data: body))
             }
             return outgoing

@@ -189,8 +189,10 @@ private struct HostileCase: Sendable {
                 script: [.send(response(200, contentLength: 100, body: Data(#"{"id":1,"#.utf8))), .reset],
                 expected: .transport(.cannotConnect)),
             HostileCase(name: "a reset before any response", script: [.reset], expected: .transport(.cannotConnect)),
-            // FoundationNetworking: URLError -1011 ("Empty reply from server").
-            HostileCase(name: "a connection closed before any response", script: [], expected: .transport(closedEarly)),
+            // FoundationNetworking reports URLError -1011 ("Empty reply from server"); the transport maps it as the
+            // lost connection it is.
+            HostileCase(
+                name: "a connection closed before any response", script: [], expected: .transport(.cannotConnect)),
             HostileCase(
                 name: "a reply that is not HTTP", script: [.send(Data("SSH-2.0-OpenSSH_9.2\r\n".utf8))],
                 expected: .transport(.other)),

@@ -45,6 +45,14 @@ enum DataTaskRunner {
                 return .success((data ?? Data(), challenged))
             }
             var mapped = HTTPTransportError(mapping: error, request: request)
+            #if canImport(FoundationNetworking)
+                // libcurl's "Empty reply from server": a connection closed before any response, which Apple
+                // platforms (networkConnectionLost) and AsyncHTTPClient report as such.
+                if response == nil, HTTPTransportError.urlErrorCode(of: error) == .badServerResponse {
+                    mapped.code = .cannotConnect
+                    mapped.message = "the server closed the connection before any response"
+                }
+            #endif
             if cancelledByCaller { mapped.code = .cancelled }
             return .failure(mapped)
         }

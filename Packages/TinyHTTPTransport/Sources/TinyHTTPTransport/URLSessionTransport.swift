@@ -18,6 +18,8 @@ import Foundation
 /// - Every response comes back as a response, whatever its status; failures without a response throw
 ///   ``HTTPTransportError`` with a ``HTTPTransportError/Code`` you can act on, the request and the `URLError`.
 /// - Cancelling the task that awaits ``send(_:)`` cancels the request (``HTTPTransportError/Code/cancelled``).
+/// - A connection the server closes before any response is ``HTTPTransportError/Code/cannotConnect`` on Linux too,
+///   where FoundationNetworking reports it as `badServerResponse` ("Empty reply from server").
 /// - Header values containing CR or LF, and methods that are not HTTP tokens, are refused before anything is sent
 ///   (see `URLRequest.validateHeaders()` and `URLRequest.validateMethod()`).
 /// - A `401` carrying `WWW-Authenticate` arrives promptly as a `401` response on Linux too. FoundationNetworking

@@ -63,7 +63,7 @@ final class StubProtocol: URLProtocol {
         (URLError.Code.timedOut, HTTPTransportError.Code.timedOut),
         (.cannotConnectToHost, .cannotConnect),
         (.notConnectedToInternet, .cannotConnect),
-        (.badServerResponse, .other),
+        (.cannotParseResponse, .other),
     ])
     func failuresAreMapped(urlCode: URLError.Code, expected: HTTPTransportError.Code) async throws {
         let request = try request("error \(urlCode.rawValue)")
@@ -72,6 +72,20 @@ final class StubProtocol: URLProtocol {
         #expect(error.request?.url == request.url)
         #expect(
             HTTPTransportError.Code(urlErrorCode: try #require(error.underlyingError.map(urlCode(of:)))) == expected)
+    }
+
+    /// FoundationNetworking reports a connection closed before any response ("Empty reply from server") as
+    /// `badServerResponse`: on Linux that is a lost connection, as Apple platforms and AsyncHTTPClient report it.
+    @Test func badServerResponseWithoutAResponse() async throws {
+        let request = try request("error \(URLError.Code.badServerResponse.rawValue)")
+        let error = try await #require(throws: HTTPTransportError.self) { try await transport.send(request) }
+        #if canImport(FoundationNetworking)
+            #expect(error.code == .cannotConnect)
+            #expect(error.message == "the server closed the connection before any response")
+        #else
+            #expect(error.code == .other)
+        #endif
+        #expect(error.response == nil)
     }
 
     @Test func cancellingTheAwaitingTaskCancelsTheRequest() async throws {

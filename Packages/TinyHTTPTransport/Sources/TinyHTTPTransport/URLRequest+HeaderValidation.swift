@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 extension URLRequest {
-    /// Checks that no header name or value contains CR, LF or NUL, which would let a value start a new header
-    /// line (header injection).
+    /// Checks that every header name is an HTTP token and that no value contains CR, LF, NUL or another control
+    /// character: a line break would let a value start a new header line (header injection), and a name that is
+    /// not a token (empty, with a space, not ASCII) is not HTTP at all (SwiftNIO traps on a name that is not ASCII).
     ///
     /// ``URLSessionTransport`` and the `URLSession` conformance call it for every request before sending it;
     /// call it yourself in your own ``HTTPTransport``.
@@ -28,18 +29,23 @@ extension URLRequest {
         }
     }
 
-    /// Checks one header field: neither `name` nor `value` may contain CR, LF or NUL.
+    /// Checks one header field: `name` must be an HTTP token, and `value` may hold no control character but
+    /// horizontal tab.
     ///
     /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest``, naming the header (never
     ///   repeating the value, which may be a secret).
     public static func validateHeaderField(name: String, value: String) throws(HTTPTransportError) {
-        if containsLineBreak(name) {
+        if !isToken(name) {
             throw HTTPTransportError(
-                .invalidRequest, message: "the header name \(name.debugDescription) contains CR, LF or NUL")
+                .invalidRequest, message: "the header name \(name.debugDescription) is not an HTTP token")
         }
         if containsLineBreak(value) {
             throw HTTPTransportError(
                 .invalidRequest, message: "the value of the header \"\(name)\" contains CR, LF or NUL")
+        }
+        if value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            throw HTTPTransportError(
+                .invalidRequest, message: "the value of the header \"\(name)\" contains a control character")
         }
     }
 
@@ -52,7 +58,7 @@ extension URLRequest {
     /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest``, quoting the method.
     public func validateMethod() throws(HTTPTransportError) {
         guard let method = httpMethod else { return }
-        if method.isEmpty || !method.utf8.allSatisfy(Self.tokenBytes.contains) {
+        if !Self.isToken(method) {
             throw HTTPTransportError(
                 .invalidRequest, request: self, message: "the method \(method.debugDescription) is not an HTTP token")
         }
@@ -61,6 +67,10 @@ extension URLRequest {
     /// The bytes of an HTTP token (RFC 9110 `tchar`), built once rather than for every request.
     private static let tokenBytes = Set(
         "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+
+    private static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(tokenBytes.contains)
+    }
 
     private static func containsLineBreak(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }

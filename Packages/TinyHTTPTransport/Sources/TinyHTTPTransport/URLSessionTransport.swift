@@ -20,7 +20,8 @@ import Foundation
 /// - Cancelling the task that awaits ``send(_:)`` cancels the request (``HTTPTransportError/Code/cancelled``).
 /// - A connection the server closes before any response is ``HTTPTransportError/Code/cannotConnect`` on Linux too,
 ///   where FoundationNetworking reports it as `badServerResponse` ("Empty reply from server").
-/// - Header values containing CR or LF, and methods that are not HTTP tokens, are refused before anything is sent
+/// - Header names that are not HTTP tokens, header values with control characters, and methods that are not HTTP
+///   tokens are refused before anything is sent
 ///   (see `URLRequest.validateHeaders()` and `URLRequest.validateMethod()`).
 /// - A `401` carrying `WWW-Authenticate` arrives promptly as a `401` response on Linux too. FoundationNetworking
 ///   (swift-corelibs-foundation issue 5456) never completes such a request when it has no credential, not even
@@ -72,8 +73,9 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Sends `request` and returns the response, whatever its status code.
     ///
-    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` for a header value with
-    ///   CR or LF, a method that is not an HTTP token or a request without URL, ``HTTPTransportError/Code/cancelled`` when the awaiting task was
+    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` for a header that
+    ///   `validateHeaders()` refuses, a method that is not an HTTP token or a request without URL,
+    ///   ``HTTPTransportError/Code/cancelled`` when the awaiting task was
     ///   cancelled, and the code mapped from the `URLError` for other failures
     ///   (see ``HTTPTransportError/init(mapping:request:)``).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {

@@ -62,6 +62,26 @@ import TinyHTTPTransport
         #expect(error.message?.hasPrefix("the header name") == true)
     }
 
+    @Test(arguments: ["", "Bad Name", "Ä-Name", "X:Colon"])
+    func namesThatAreNotTokensAreRefused(name: String) throws {
+        let error = try #require(throws: HTTPTransportError.self) {
+            try URLRequest.validateHeaderField(name: name, value: "x")
+        }
+        #expect(error.code == .invalidRequest)
+        #expect(error.message == "the header name \(name.debugDescription) is not an HTTP token")
+    }
+
+    @Test(arguments: ["s3cr3t\u{1}", "s3cr3t\u{7F}", "s3cr3t\u{1B}[0m"])
+    func otherControlCharactersInValuesAreRefused(value: String) throws {
+        let error = try #require(throws: HTTPTransportError.self) {
+            try URLRequest.validateHeaderField(name: "X-Secret", value: value)
+        }
+        #expect(error.code == .invalidRequest)
+        #expect(error.message == #"the value of the header "X-Secret" contains a control character"#)
+        #expect(!error.description.contains("s3cr3t"))
+        try URLRequest.validateHeaderField(name: "X-Secret", value: "tab\tand ünïcode are fine")
+    }
+
     @Test func singleFieldsCanBeCheckedBeforeSettingThem() throws {
         let error = try #require(throws: HTTPTransportError.self) {
             try URLRequest.validateHeaderField(name: "Authorization", value: "Bearer x\nX-Evil: 1")

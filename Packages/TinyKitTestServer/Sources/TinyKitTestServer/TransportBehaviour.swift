@@ -292,6 +292,17 @@ public enum TransportBehaviour {
                 #expect(error.message?.contains("X-Note") == true)
                 try await expectOnlyTheNextRequestArrives(through: transport, at: server)
             },
+            .onServer("header name that is not a token is refused as invalidRequest, nothing sent") {
+                transport, server in
+                var request = URLRequest(url: server.url("/refused"))
+                request.allHTTPHeaderFields = ["Ä-Note": "x"]
+
+                let error = try await #require(throws: HTTPTransportError.self) { try await transport.send(request) }
+
+                #expect(error.code == .invalidRequest)
+                #expect(error.message?.contains("is not an HTTP token") == true)
+                try await expectOnlyTheNextRequestArrives(through: transport, at: server)
+            },
             .onServer("method that is not a token is refused as invalidRequest, nothing sent") { transport, server in
                 let method = HTTPMethod("GET\r\nX-Injected: 1\r\nX:")
                 let request = URLRequest(method: method, url: server.url("/refused"))

@@ -21,34 +21,37 @@ git -C "$work/tinykit" add -A
 git -C "$work/tinykit" -c user.name=ci -c user.email=ci@localhost commit --quiet -m snapshot
 git -C "$work/tinykit" tag 1.0.0
 
-# consumer NAME PRODUCT ALLOWED_PINS [MORE_PRODUCTS]: builds a consumer of PRODUCT (and MORE_PRODUCTS, space
-# separated); fails if a pin outside ALLOWED_PINS appears.
-consumer() {
-    local name=$1 product=$2 allowed=$3 more=${4:-} dir="$work/$1" deps imports p
-    deps=".product(name: \"$product\", package: \"tinykit\")"
-    imports="import $product"
-    for p in $more; do
-        deps+=", .product(name: \"$p\", package: \"tinykit\")"
-        imports+=$'\n'"import $p"
+# write_consumer NAME PRODUCTS SOURCE [TRAITS]: writes a consumer package of the space-separated PRODUCTS whose
+# main.swift is SOURCE; TRAITS, a Swift array literal, is the traits it enables on TinyKit (none given: the defaults).
+write_consumer() {
+    local name=$1 source=$3 traits=${4:+, traits: $4} dir="$work/$1" deps="" p
+    for p in $2; do
+        deps+="${deps:+, }.product(name: \"$p\", package: \"tinykit\")"
     done
     mkdir -p "$dir/Sources/$name"
     cat >"$dir/Package.swift" <<MANIFEST
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 let package = Package(
     name: "$name",
     platforms: [.macOS(.v14)],
-    dependencies: [.package(url: "file://$work/tinykit", from: "1.0.0")],
+    dependencies: [.package(url: "file://$work/tinykit", from: "1.0.0"$traits)],
     targets: [.executableTarget(name: "$name", dependencies: [$deps])]
 )
 MANIFEST
-    cat >"$dir/Sources/$name/main.swift" <<SOURCE
-$imports
-print(HTTPMethod.get.rawValue)
-SOURCE
+    printf '%s\n' "$source" >"$dir/Sources/$name/main.swift"
+}
+# pins_of DIR: the identities a consumer resolved, TinyKit itself left out.
+pins_of() { grep -o '"identity" : "[^"]*"' "$1/Package.resolved" | cut -d'"' -f4 | grep -v '^tinykit$' | sort | tr '\n' ' '; }
+
+# consumer NAME PRODUCT ALLOWED_PINS [MORE_PRODUCTS]: builds and runs a consumer of PRODUCT (and MORE_PRODUCTS, space
+# separated); fails if a pin outside ALLOWED_PINS appears.
+consumer() {
+    local name=$1 product=$2 allowed=$3 more=${4:-} dir="$work/$1" imports="" p pins
+    for p in $product $more; do imports+="import $p"$'\n'; done
+    write_consumer "$name" "$product $more" "${imports}print(HTTPMethod.get.rawValue)"
     swift build --package-path "$dir" >"$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
-    local pins
-    pins=$(grep -o '"identity" : "[^"]*"' "$dir/Package.resolved" | cut -d'"' -f4 | grep -v '^tinykit$' | sort | tr '\n' ' ' || true)
+    pins=$(pins_of "$dir" || true)
     for pin in $pins; do
         case " $allowed " in *" $pin "*) ;; *)
             echo "FAIL: a consumer of $product resolved '$pin' (allowed: ${allowed:-nothing})"
@@ -64,31 +67,9 @@ consumer OnlyTransport TinyHTTPTransport "swift-log"
 consumer Umbrella TinyKit "swift-log"
 consumer WithLogging TinyHTTPLogging "swift-log" TinyHTTPTransport
 
-# trait_consumer NAME TRAITS SOURCE: a consumer of TinyAsyncHTTPClientTransport (tools 6.1) enabling TRAITS (a Swift
-# array literal) whose main.swift is SOURCE.
-trait_consumer() {
-    local dir="$work/$1"
-    mkdir -p "$dir/Sources/$1"
-    cat >"$dir/Package.swift" <<MANIFEST
-// swift-tools-version: 6.1
-import PackageDescription
-let package = Package(
-    name: "$1",
-    platforms: [.macOS(.v14)],
-    dependencies: [.package(url: "file://$work/tinykit", from: "1.0.0", traits: $2)],
-    targets: [
-        .executableTarget(
-            name: "$1", dependencies: [.product(name: "TinyAsyncHTTPClientTransport", package: "tinykit")])
-    ]
-)
-MANIFEST
-    printf '%s\n' "$3" >"$dir/Sources/$1/main.swift"
-}
-pins_of() { grep -o '"identity" : "[^"]*"' "$1/Package.resolved" | cut -d'"' -f4 | sort | tr '\n' ' '; }
-
 # Without the trait: nothing of AsyncHTTPClient is resolved, and using the transport fails to compile with a message
 # that names the trait to enable.
-trait_consumer TraitOff '[]' $'import TinyAsyncHTTPClientTransport\nprint(AsyncHTTPClientTransport.self)'
+write_consumer TraitOff TinyAsyncHTTPClientTransport $'import TinyAsyncHTTPClientTransport\nprint(AsyncHTTPClientTransport.self)' '[]'
 if swift build --package-path "$work/TraitOff" >"$work/TraitOff/build.log" 2>&1; then
     echo "FAIL: AsyncHTTPClientTransport compiled without the AsyncHTTPClient trait"
     exit 1
@@ -103,7 +84,8 @@ esac
 echo "ok: without the trait, TinyAsyncHTTPClientTransport resolves nothing more and says which trait to enable"
 
 # With the trait: AsyncHTTPClient and SwiftNIO are resolved (resolve only; the package step builds them).
-trait_consumer TraitOn '["AsyncHTTPClient"]' $'import TinyAsyncHTTPClientTransport\nprint(AsyncHTTPClientTransport.shared)'
+write_consumer TraitOn TinyAsyncHTTPClientTransport \
+    $'import TinyAsyncHTTPClientTransport\nprint(AsyncHTTPClientTransport.shared)' '["AsyncHTTPClient"]'
 swift package --package-path "$work/TraitOn" resolve >"$work/TraitOn/resolve.log" 2>&1 ||
     { cat "$work/TraitOn/resolve.log"; exit 1; }
 for pin in async-http-client swift-nio; do

@@ -110,14 +110,11 @@
 
         /// The AsyncHTTPClient request for `request`, after the checks `URLSessionTransport` makes too.
         static func clientRequest(for request: URLRequest) throws(HTTPTransportError) -> HTTPClientRequest {
-            try request.validateHeaders()
-            try request.validateMethod()
-            guard let url = request.url else {
-                throw HTTPTransportError(.invalidRequest, request: request, message: "the request has no URL")
-            }
             func refuse(_ message: String) -> HTTPTransportError {
                 HTTPTransportError(.invalidRequest, request: request, message: message)
             }
+            try request.validateMethod()
+            guard let url = request.url else { throw refuse("the request has no URL") }
             // Like URLSession: no `unix:` sockets, no other schemes AsyncHTTPClient would try.
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                 throw refuse("AsyncHTTPClientTransport sends http and https URLs only")
@@ -127,8 +124,14 @@
             }
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
-            // `validateHeaders()` refused the names SwiftNIO traps on and the values AsyncHTTPClient's error would quote.
+            // `validateHeaders()`'s rule, field by field in the one pass: it refuses the names SwiftNIO traps on and
+            // the values AsyncHTTPClient's own error would quote.
             for (name, value) in request.allHTTPHeaderFields ?? [:] {
+                do {
+                    try URLRequest.validateHeaderField(name: name, value: value)
+                } catch {
+                    throw refuse(error.message ?? "the header \"\(name)\" is not valid")
+                }
                 outgoing.headers.add(name: name, value: value)
             }
             // Like URLSession: credentials in the URL become Basic authorization, unless the request has its own.

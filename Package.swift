@@ -5,7 +5,7 @@
 // Tools 6.1 for package traits: AsyncHTTPClient is a dependency only when a consumer enables the trait of that name.
 import PackageDescription
 
-let platforms: [SupportedPlatform] = [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)]
+let platforms: [SupportedPlatform] = [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)]
 let settings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 /// A library module that lives in `Packages/<package>/Sources/<name>`.

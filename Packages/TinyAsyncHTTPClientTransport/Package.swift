@@ -13,7 +13,7 @@ let settings: [SwiftSetting] = [
 
 let package = Package(
     name: "TinyAsyncHTTPClientTransport",
-    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)],
     products: [.library(name: "TinyAsyncHTTPClientTransport", targets: ["TinyAsyncHTTPClientTransport"])],
     dependencies: [
         .package(path: "../TinyHTTPTransport"),

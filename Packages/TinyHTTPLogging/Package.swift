@@ -9,7 +9,7 @@ let settings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny"), .unsaf
 
 let package = Package(
     name: "TinyHTTPLogging",
-    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)],
     products: [.library(name: "TinyHTTPLogging", targets: ["TinyHTTPLogging"])],
     dependencies: [
         .package(path: "../TinyHTTPTransport"),

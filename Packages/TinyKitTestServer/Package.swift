@@ -10,7 +10,7 @@ let settings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny"), .unsaf
 
 let package = Package(
     name: "TinyKitTestServer",
-    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)],
     products: [.library(name: "TinyKitTestServer", targets: ["TinyKitTestServer"])],
     dependencies: [
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),

@@ -8,7 +8,7 @@ let settings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny"), .unsaf
 
 let package = Package(
     name: "TinyStatefulEndpoint",
-    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)],
     products: [.library(name: "TinyStatefulEndpoint", targets: ["TinyStatefulEndpoint"])],
     dependencies: [
         .package(path: "../TinyHTTPTransport"), .package(path: "../TinyEndpoint"),

@@ -5,7 +5,7 @@
     import NIOFoundationCompat
     import NIOHTTP1
     import NIOHTTPCompression
-    import TinyHTTPTransport
+    @_spi(TinyKit) import TinyHTTPTransport
 
     #if canImport(FoundationNetworking)
         import FoundationNetworking
@@ -124,7 +124,7 @@
             }
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
-            // `validateHeaders()`'s rule, field by field in the one pass: it refuses the names SwiftNIO traps on and
+            // `validate()`'s header rule, field by field in the one pass: it refuses the names SwiftNIO traps on and
             // the values AsyncHTTPClient's own error would quote.
             for (name, value) in request.allHTTPHeaderFields ?? [:] {
                 do {
@@ -211,7 +211,7 @@
         }
     }
 #else
-    import TinyHTTPTransport
+    @_spi(TinyKit) import TinyHTTPTransport
 
     /// Not built: the `AsyncHTTPClient` trait of TinyKit is off, so AsyncHTTPClient was not resolved.
     ///

@@ -40,12 +40,12 @@ extension Endpoint where A: DecodableResult {
     /// Creates an endpoint that sends `body` as JSON and decodes a JSON response as `A`.
     ///
     /// ```swift
-    /// let created = try Endpoint<User>(json: .post, url: usersURL, body: NewUser(name: "Ada"))
+    /// let created = Endpoint<User>(json: .post, url: usersURL, body: NewUser(name: "Ada"))
     /// ```
     ///
-    /// The body is encoded here, so a body that cannot be encoded throws before anything could be sent (unlike
-    /// TinyNetworking, which crashes on it): the error is ``EndpointError/encodingFailed(type:codingPath:underlying:)``,
-    /// naming the body's type and the coding path. A `nil` body sends no body and no `Content-Type`.
+    /// A body that cannot be encoded (TinyNetworking crashes on it) is kept as ``requestError``,
+    /// ``EndpointError/encodingFailed(type:codingPath:underlying:)`` naming the body's type and the coding path, and
+    /// thrown when the endpoint is loaded, before anything is sent. A `nil` body sends no body and no `Content-Type`.
     ///
     /// - Parameters:
     ///   - method: The HTTP method.
@@ -58,19 +58,20 @@ extension Endpoint where A: DecodableResult {
     ///   - query: Query items appended to the URL, sorted by name.
     ///   - decoder: The decoder for the response.
     ///   - encoder: The encoder for the body.
-    /// - Throws: ``EndpointError/encodingFailed(type:codingPath:underlying:)``.
     public init<B: Encodable>(
         json method: HTTPMethod, url: URL, accept: ContentType = .json, body: B?, headers: [String: String] = [:],
         expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
         query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
-    ) throws {
-        let data = try body.map { body throws(EndpointError) in try encoder.encodeBody(body) }
+    ) {
+        let encoded = body.map { body in Result { () throws(EndpointError) in try encoder.encodeBody(body) } }
         self.init(
-            method, url: url, accept: accept, contentType: data == nil ? nil : .json, body: data, headers: headers,
-            expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query
+            method, url: url, accept: accept, contentType: encoded == nil ? nil : .json,
+            body: try? encoded?.get(), headers: headers, expectedStatusCode: expectedStatusCode,  // failure kept below
+            timeOutInterval: timeOutInterval, query: query
         ) { data, response in
             Result { try decoder.decodeBody(from: data, response: response) }
         }
+        if case .failure(let error) = encoded { requestError = error }
     }
 }
 
@@ -79,12 +80,12 @@ extension Endpoint where A == Void {
     /// `Endpoint<()>(json:url:body:)`).
     ///
     /// ```swift
-    /// let update = try Endpoint<()>(json: .put, url: todoURL, body: todo, headers: authHeader)
+    /// let update = Endpoint<()>(json: .put, url: todoURL, body: todo, headers: authHeader)
     /// ```
     ///
-    /// The body is encoded here: a body that cannot be encoded throws
-    /// ``EndpointError/encodingFailed(type:codingPath:underlying:)`` and no endpoint (so no request without its
-    /// body) exists. Any accepted status code succeeds, 204 and empty bodies included.
+    /// A body that cannot be encoded is kept as ``requestError`` and thrown when the endpoint is loaded, before
+    /// anything is sent (never a request without its body). Any accepted status code succeeds, 204 and empty bodies
+    /// included.
     ///
     /// - Parameters:
     ///   - method: The HTTP method.
@@ -96,15 +97,16 @@ extension Endpoint where A == Void {
     ///   - timeOutInterval: The request's timeout in seconds.
     ///   - query: Query items appended to the URL, sorted by name.
     ///   - encoder: The encoder for the body.
-    /// - Throws: ``EndpointError/encodingFailed(type:codingPath:underlying:)``.
     public init<B: Encodable>(
         json method: HTTPMethod, url: URL, accept: ContentType? = .json, body: B, headers: [String: String] = [:],
         expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
         query: [String: String] = [:], encoder: JSONEncoder = JSONEncoder()
-    ) throws {
+    ) {
+        let encoded = Result { () throws(EndpointError) in try encoder.encodeBody(body) }
         self.init(
-            method, url: url, accept: accept, contentType: .json, body: try encoder.encodeBody(body), headers: headers,
+            method, url: url, accept: accept, contentType: .json, body: try? encoded.get(), headers: headers,  // kept below
             expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query)
+        if case .failure(let error) = encoded { requestError = error }
     }
 }
 

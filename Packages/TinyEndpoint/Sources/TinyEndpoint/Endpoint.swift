@@ -30,6 +30,9 @@ public struct Endpoint<A>: Sendable {
     ///
     /// Call it directly to test parsing without a network: `try endpoint.parse(data, nil).get()`.
     public var parse: @Sendable (Data?, URLResponse?) -> Result<A, any Error>
+    /// Why the request could not be built (a body that could not be encoded), thrown when the endpoint is loaded,
+    /// before anything is sent; `nil` for an endpoint that can be sent.
+    public internal(set) var requestError: EndpointError?
 
     /// Creates an endpoint from a prepared request.
     ///
@@ -66,23 +69,21 @@ public struct Endpoint<A>: Sendable {
     /// ```
     public func compactMap<B>(_ transform: @escaping @Sendable (A) -> Result<B, any Error>) -> Endpoint<B> {
         let parse = self.parse
-        return Endpoint<B>(request: request, expectedStatusCode: expectedStatusCode) { data, response in
+        var mapped = Endpoint<B>(request: request, expectedStatusCode: expectedStatusCode) { data, response in
             parse(data, response).flatMap(transform)
         }
+        mapped.requestError = requestError
+        return mapped
     }
 }
 
 extension Endpoint: CustomStringConvertible {
-    /// The method, the URL and the body as text, for example `POST https://example.com/users {"name":"Ada"}`.
+    /// The method, the URL and the size of the body, for example `POST https://example.com/login (42 bytes)`.
     ///
-    /// A body that is not UTF-8 shows as its size; a request without a body ends after the URL. A URL password and
-    /// secret query parameters are redacted with `HTTPRedaction.default`; headers are never shown.
+    /// Never the body itself nor a header: a login endpoint's password stays out of logs. A URL password and secret
+    /// query parameters are redacted with `HTTPRedaction.default`.
     public var description: String {
-        var text =
-            "\(request.httpMethod ?? "GET") \(request.url.map(HTTPRedaction.default.redacted(url:)) ?? "(no URL)")"
-        if let body = request.httpBody, !body.isEmpty {
-            text += " " + (String(data: body, encoding: .utf8) ?? "(\(body.count) bytes)")
-        }
-        return text
+        let bytes = request.httpBody?.count ?? 0
+        return HTTPRedaction.default.summary(of: request) + (bytes > 0 ? " (\(bytes) bytes)" : "")
     }
 }

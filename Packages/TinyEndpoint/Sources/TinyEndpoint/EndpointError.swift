@@ -1,4 +1,5 @@
 import Foundation
+import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -43,7 +44,7 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
             return "no data: the response had no body to decode as \(type)\(status)"
         case .decodingFailed(let type, let codingPath, let underlying, let body):
             return "could not decode \(type) at \(codingPath): \(Self.summary(of: underlying)); body: "
-                + Self.preview(of: body)
+                + HTTPRedaction.preview(of: body)
         case .encodingFailed(let type, let codingPath, let underlying):
             return "could not encode the request body \(type) at \(codingPath): \(Self.summary(of: underlying))"
         case .invalidURL(let url, let reason):
@@ -51,7 +52,7 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
         case .notHTTPResponse:
             return "the response is not an HTTP response"
         case .unexpectedBody(let body):
-            return "expected an empty response, got \(body.count) bytes: \(Self.preview(of: body))"
+            return "expected an empty response, got \(body.count) bytes: \(HTTPRedaction.preview(of: body))"
         }
     }
 
@@ -114,12 +115,5 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
         default:
             return String(describing: error)
         }
-    }
-
-    /// The first bytes of a body as text, for messages.
-    static func preview(of body: Data, limit: Int = 200) -> String {
-        if body.isEmpty { return "(empty)" }
-        let text = String(decoding: body.prefix(limit), as: UTF8.self)
-        return body.count > limit ? text + "… (\(body.count) bytes)" : text
     }
 }

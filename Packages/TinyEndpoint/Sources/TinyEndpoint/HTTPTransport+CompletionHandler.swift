@@ -1,4 +1,4 @@
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 extension HTTPTransport {
     /// Loads `endpoint` and calls `onComplete` once with the result: TinyNetworking's callback shape, on any
@@ -22,14 +22,6 @@ extension HTTPTransport {
     public func load<A: Sendable>(
         _ endpoint: Endpoint<A>, onComplete: @escaping @Sendable (Result<A, any Error>) -> Void
     ) -> Task<Void, Never> {
-        Task {
-            let result: Result<A, any Error>
-            do {
-                result = .success(try await load(endpoint))
-            } catch {
-                result = .failure(error)
-            }
-            onComplete(result)
-        }
+        Task { onComplete(await Result { try await load(endpoint) }) }
     }
 }

@@ -6,7 +6,8 @@ import TinyHTTPTransport
 #endif
 
 extension HTTPTransport {
-    /// Sends the endpoint's request, checks the status code and parses the response.
+    /// Sends the endpoint's request, checks the status code and parses the response: the one load every consumer
+    /// (`URLSession.load`, `TinyAPIClient`, `StatefulEndpoint`, `EndpointLoading`, store effects) goes through.
     ///
     /// ```swift
     /// let users = try await transport.load(Endpoint<[User]>(json: .get, url: usersURL))
@@ -17,21 +18,14 @@ extension HTTPTransport {
     ///
     /// - Parameter endpoint: The endpoint to load.
     /// - Returns: The parsed result.
-    /// - Throws: `HTTPTransportError` for transport failures (its code `cancelled` when the task was cancelled) and
-    ///   for unacceptable status codes (with the response and body); ``EndpointError`` when the response could not
-    ///   be decoded; or the error of a custom parse function.
+    /// - Throws: The endpoint's ``Endpoint/requestError`` before sending anything; `HTTPTransportError` for
+    ///   transport failures (its code `cancelled` when the task was cancelled) and for unacceptable status codes
+    ///   (with the response and body); ``EndpointError`` when the response could not be decoded; or the error of a
+    ///   custom parse function.
     public func load<A>(_ endpoint: Endpoint<A>) async throws -> sending A {
-        let (data, response, attempts) = try await sendCountingAttempts(endpoint.request)
-        switch endpoint.result(data: data, response: response) {
-        case .success(let value):
-            return value
-        case .failure(var error as HTTPTransportError):
-            // A retry middleware returned the last of several retryable responses: say how many attempts were made.
-            error.attempts = attempts
-            throw error
-        case .failure(let error):
-            throw error
-        }
+        if let requestError = endpoint.requestError { throw requestError }
+        let (data, response) = try await send(endpoint.request)
+        return try endpoint.result(data: data, response: response).get()
     }
 }
 
@@ -40,7 +34,7 @@ extension Endpoint {
     /// (async, completion handlers, `URLSession` data tasks) turns a response into a result.
     func result(data: Data, response: HTTPURLResponse) -> Result<A, any Error> {
         do {
-            try validateStatus(response: response, body: data, request: request, accepting: expectedStatusCode)
+            try validateStatus(response: response, body: data, request: request, expectedStatusCode: expectedStatusCode)
         } catch {
             return .failure(error)
         }

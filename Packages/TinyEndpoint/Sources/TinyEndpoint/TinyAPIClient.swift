@@ -56,14 +56,22 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     ///
     /// - Throws: ``TinyAPIError``.
     public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
-        try await load { try endpoint.endpoint(as: type, decoder: decoder) }
+        do {
+            return try await transport.load(endpoint.endpoint(as: type, decoder: decoder))
+        } catch {
+            throw TinyAPIError(error)
+        }
     }
 
     /// Sends the endpoint's request and returns the response body as it came (empty when there was none).
     ///
     /// - Throws: ``TinyAPIError``, ``TinyAPIError/Kind/httpError(_:)`` for a status outside 200–299.
     public func requestData(_ endpoint: any TinyAPIEndpoint) async throws -> Data {
-        try await load { Endpoint<Data>(request: try endpoint.makeRequest()) { data, _ in .success(data ?? Data()) } }
+        do {
+            return try await transport.load(Endpoint(request: endpoint.makeRequest()) { data, _ in .success(data ?? Data()) })
+        } catch {
+            throw TinyAPIError(error)
+        }
     }
 
     /// Encodes a request body with ``encoder``.
@@ -73,12 +81,4 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
         try Self.encode(body, with: encoder)
     }
 
-    /// Builds and loads an endpoint, turning every failure into a ``TinyAPIError``.
-    private func load<T: Sendable>(_ makeEndpoint: () throws -> Endpoint<T>) async throws -> T {
-        do {
-            return try await transport.load(makeEndpoint())
-        } catch {
-            throw TinyAPIError(error)
-        }
-    }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -78,7 +78,7 @@ extension TinyAPIEndpoint {
     ///   ``path`` when it has a `.` or `..` segment (URLSession would remove it and leave the base URL's path);
     ///   ``EndpointError/encodingFailed(type:codingPath:underlying:)`` when ``body`` throws.
     public func makeRequest() throws -> URLRequest {
-        guard let components = URLComponents(string: baseURL), components.scheme != nil,
+        guard var components = URLComponents(string: baseURL), components.scheme != nil,
             components.host?.isEmpty == false
         else {
             throw EndpointError.invalidURL(baseURL, reason: "the base URL needs a scheme and a host")
@@ -86,15 +86,16 @@ extension TinyAPIEndpoint {
         if let port = components.port, !(0...65_535).contains(port) {
             throw EndpointError.invalidURL(baseURL, reason: "the port \(port) is not between 0 and 65535")
         }
-        guard let base = components.url else {
-            throw EndpointError.invalidURL(baseURL, reason: "the base URL does not form a URL")
-        }
         // URLSession removes dot segments, so "../admin" would leave the base URL's path: refuse them.
         if let dots = path.split(separator: "/").first(where: { $0 == "." || $0 == ".." }) {
             throw EndpointError.invalidURL(
                 path, reason: "the path has a \"\(dots)\" segment, which would leave the base URL's path")
         }
-        let url = (path.isEmpty ? base : base.appendingRelative(path)).appendingQueryItems(queryItems ?? [])
+        if !path.isEmpty { components.appendPath(path) }
+        components.appendQueryItems(queryItems ?? [])
+        guard let url = components.url else {
+            throw EndpointError.invalidURL(baseURL, reason: "the base URL and path do not form a URL")
+        }
         var request = URLRequest(method: method, url: url)
         request.httpAccept(.json)
         let body: Data?

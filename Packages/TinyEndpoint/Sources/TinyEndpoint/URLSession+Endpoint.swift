@@ -1,5 +1,5 @@
 import Foundation
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,7 +15,8 @@ extension URLSession {
     /// ```
     ///
     /// `onComplete` runs on the session's delegate queue, never on the main thread of its own accord; parsing
-    /// runs there too. Errors are those of ``dataTask(endpoint:completionHandler:)``.
+    /// runs there too. It is ``dataTask(endpoint:completionHandler:)``, resumed: the same send path as
+    /// `try await session.load(endpoint)`. Errors are those of ``dataTask(endpoint:completionHandler:)``.
     ///
     /// - Parameters:
     ///   - endpoint: The endpoint to load.
@@ -45,44 +46,17 @@ extension URLSession {
     ///   - completionHandler: Called once, on the session's delegate queue, with the parsed result or the error:
     ///     an `HTTPTransportError` for transport failures (code `cancelled` when the task was cancelled) and for
     ///     unacceptable status codes (with response and body), an ``EndpointError`` when the response could not be
-    ///     decoded. A request with CR or LF in a header value, or a method that is not an HTTP token, fails with the
-    ///     code `invalidRequest`, and the returned task is already cancelled: nothing is sent.
+    ///     decoded. A request that `URLRequest.validate()` refuses, or an endpoint with a ``Endpoint/requestError``,
+    ///     fails with that error, and the returned task is already cancelled: nothing is sent.
     ///
-    /// On Linux, a `401` carrying `WWW-Authenticate` never completes on a session without a delegate that cancels
-    /// authentication challenges (swift-corelibs-foundation issue 5456); `URLSessionTransport` handles it, so
-    /// prefer `try await transport.load(endpoint)` on a `URLSessionTransport` there.
+    /// It sends exactly as `URLSession`'s `send(_:)` does (the same checks, error mapping and, on Linux, the same
+    /// prompt `401` for a challenge carrying `WWW-Authenticate`, on `URLSession.shared` too).
     /// - Returns: The task, suspended.
     public func dataTask<A>(
         endpoint: Endpoint<A>, completionHandler: @escaping @Sendable (Result<A, any Error>) -> Void
     ) -> URLSessionDataTask {
-        let invalidHeaders = Result {
-            try endpoint.request.validateHeaders()
-            try endpoint.request.validateMethod()
-        }.error
-        let task = dataTask(with: endpoint.request) { data, response, error in
-            if let invalidHeaders {
-                completionHandler(.failure(invalidHeaders))
-            } else if let error {
-                var error = HTTPTransportError(mapping: error, request: endpoint.request)
-                error.response = error.response ?? response as? HTTPURLResponse
-                completionHandler(.failure(error))
-            } else if let response = response as? HTTPURLResponse {
-                completionHandler(endpoint.result(data: data ?? Data(), response: response))
-            } else {
-                completionHandler(.failure(EndpointError.notHTTPResponse))
-            }
+        makeDataTask(for: endpoint.request, refusal: endpoint.requestError) { result in
+            completionHandler(result.flatMap { endpoint.result(data: $0, response: $1) })
         }
-        // A request with a CR or LF in a header value, or a bad method, is never sent: the task is cancelled before
-        // anyone resumes it.
-        if invalidHeaders != nil { task.cancel() }
-        return task
-    }
-}
-
-extension Result {
-    /// The failure, if this is one.
-    fileprivate var error: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -8,7 +8,7 @@ import TinyHTTPTransport
 
 extension HTTPMiddleware {
     /// Logs one line per request and one per response (or failure) through swift-log's `Logger`: method, URL,
-    /// status, body size, duration, and the attempt number after a retry.
+    /// status, body size and duration.
     ///
     /// ```swift
     /// let transport = URLSessionTransport.shared.with(.retry(), .logging(Logger(label: "api")))
@@ -30,17 +30,14 @@ extension HTTPMiddleware {
     ///   - level: The level of the request and response lines; failures are logged at `warning` or this level,
     ///     whichever is higher.
     ///   - redaction: Which headers and query parameters hold secrets, besides the usual ones.
-    ///   - clock: What durations are measured with.
+    ///   - clock: What durations are measured with (any `Clock<Duration>`).
     public static func logging(
         _ logger: Logger, level: Logger.Level = .info, redaction: HTTPRedaction = .default,
-        clock: MiddlewareClock = .continuous
+        clock: any Clock<Duration> = ContinuousClock()
     ) -> HTTPMiddleware {
         let redaction = redaction.adding(headers: HTTPRedaction.default.headers)
         return HTTPMiddleware { request, next in
-            let attempt = HTTPMiddleware.attempt
-            let exchange =
-                "\(request.httpMethod ?? "GET") \(request.url.map(redaction.redacted(url:)) ?? "(no URL)")"
-                + (attempt > 1 ? " (attempt \(attempt))" : "")
+            let exchange = redaction.summary(of: request)
             let requestBody = request.httpBody ?? Data()
             logger.log(level: level, "→ \(exchange) (\(requestBody.count) bytes)")
             if logger.logLevel <= .trace {
@@ -48,11 +45,12 @@ extension HTTPMiddleware {
                     "→ \(exchange) headers and body",
                     metadata: details(request.allHTTPHeaderFields ?? [:], requestBody, redaction))
             }
-            let start = clock.now()
-            func elapsed() -> String { "\(Int(((clock.now() - start) * 1000).rounded())) ms" }
-            do {
-                let (body, response) = try await next.send(request)
-                logger.log(level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed()))")
+            let (result, duration) = await measure(on: clock) { try await next.send(request) }
+            let (seconds, attoseconds) = duration.components
+            let elapsed = "\(Int((Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded())) ms"
+            switch result {
+            case .success((let body, let response)):
+                logger.log(level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")
                 if logger.logLevel <= .trace {
                     let headers = response.allHeaderFields.reduce(into: [String: String]()) {
                         $0[String(describing: $1.key)] = String(describing: $1.value)
@@ -62,13 +60,13 @@ extension HTTPMiddleware {
                         metadata: details(headers, body, redaction))
                 }
                 return (body, response)
-            } catch {
+            case .failure(let error):
                 // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
                 // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
                 var failure = HTTPTransportError(mapping: error, request: nil)
                 failure.request = nil
                 let reason = failure.description(redacting: redaction)
-                logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed()): \(reason)")
+                logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed): \(reason)")
                 throw error
             }
         }
@@ -77,10 +75,8 @@ extension HTTPMiddleware {
 
 /// The trace-level metadata of a request or response: its headers, secrets redacted, and the start of its body.
 private func details(_ headers: [String: String], _ body: Data, _ redaction: HTTPRedaction) -> Logger.Metadata {
-    let limit = 1000
-    let text = String(decoding: body.prefix(limit), as: UTF8.self)
-    return [
+    [
         "headers": .dictionary(redaction.redacted(headers: headers).mapValues { .string($0) }),
-        "body": .string(body.count > limit ? text + "… (\(body.count) bytes)" : text),
+        "body": .string(HTTPRedaction.preview(of: body, limit: 1000)),
     ]
 }

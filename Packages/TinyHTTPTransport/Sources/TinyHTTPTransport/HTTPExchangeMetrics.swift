@@ -9,10 +9,8 @@ import Foundation
 public struct HTTPExchangeMetrics: Sendable {
     /// The request as it was passed on.
     public var request: URLRequest
-    /// The attempt number, `1` for the first (see ``HTTPMiddleware/attempt``).
-    public var attempt: Int
-    /// Seconds from sending the request to the response or the failure.
-    public var duration: Double
+    /// The time from sending the request to the response or the failure.
+    public var duration: Duration
     /// The size of the request body in bytes (`0` without one).
     public var requestBytes: Int
     /// The response, when one came.
@@ -24,11 +22,10 @@ public struct HTTPExchangeMetrics: Sendable {
 
     /// Creates metrics.
     public init(
-        request: URLRequest, attempt: Int, duration: Double, requestBytes: Int, response: HTTPURLResponse?,
+        request: URLRequest, duration: Duration, requestBytes: Int, response: HTTPURLResponse?,
         responseBytes: Int, error: (any Error)?
     ) {
         self.request = request
-        self.attempt = attempt
         self.duration = duration
         self.requestBytes = requestBytes
         self.response = response
@@ -41,45 +38,48 @@ public struct HTTPExchangeMetrics: Sendable {
 }
 
 extension HTTPMiddleware {
-    /// Reports each request when it starts and when it finishes, with its duration, sizes, status and attempt
-    /// number, to your closures (feed them to your metrics system).
+    /// Reports each request when it starts and when it finishes, with its duration, sizes and status, to your
+    /// closures (feed them to your metrics system).
     ///
     /// ```swift
     /// let transport = URLSessionTransport.shared.with(
     ///     .retry(),
-    ///     .metrics { metrics in print(metrics.attempt, metrics.statusCode ?? 0, metrics.duration) })
+    ///     .metrics { metrics in print(metrics.statusCode ?? 0, metrics.duration) })
     /// ```
     ///
-    /// Put it below ``retry(_:clock:)`` to hear about every attempt, above it to hear about each request once.
+    /// Put it below ``retry(_:clock:)`` to hear about every attempt, above it to hear about each request once (a
+    /// failure after retries then carries ``HTTPTransportError/attempts``).
     ///
     /// - Parameters:
     ///   - clock: What durations are measured with.
-    ///   - started: Called with the request and the attempt number before the request is passed on.
+    ///   - started: Called with the request before it is passed on.
     ///   - finished: Called once the response or the failure came back.
     public static func metrics(
-        clock: MiddlewareClock = .continuous,
-        started: @escaping @Sendable (_ request: URLRequest, _ attempt: Int) -> Void = { _, _ in },
+        clock: any Clock<Duration> = ContinuousClock(),
+        started: @escaping @Sendable (_ request: URLRequest) -> Void = { _ in },
         finished: @escaping @Sendable (HTTPExchangeMetrics) -> Void
     ) -> HTTPMiddleware {
         HTTPMiddleware { request, next in
-            let attempt = HTTPMiddleware.attempt
-            started(request, attempt)
-            let start = clock.now()
-            func report(_ response: HTTPURLResponse?, _ body: Data, _ error: (any Error)?) {
-                finished(
-                    HTTPExchangeMetrics(
-                        request: request, attempt: attempt, duration: clock.now() - start,
-                        requestBytes: request.httpBody?.count ?? 0, response: response, responseBytes: body.count,
-                        error: error))
+            started(request)
+            let (result, duration) = await measure(on: clock) { try await next.send(request) }
+            var metrics = HTTPExchangeMetrics(
+                request: request, duration: duration, requestBytes: request.httpBody?.count ?? 0, response: nil,
+                responseBytes: 0, error: nil)
+            switch result {
+            case .success((let body, let response)): (metrics.response, metrics.responseBytes) = (response, body.count)
+            case .failure(let error): metrics.error = error
             }
-            do {
-                let (body, response) = try await next.send(request)
-                report(response, body, nil)
-                return (body, response)
-            } catch {
-                report(nil, Data(), error)
-                throw error
-            }
+            finished(metrics)
+            return try result.get()
         }
     }
+}
+
+/// Runs `body` and returns what it returned or threw, with the time it took on `clock`.
+@_spi(TinyKit) public func measure<T>(
+    on clock: some Clock<Duration>, _ body: () async throws -> T
+) async -> (result: Result<T, any Error>, duration: Duration) {
+    let start = clock.now
+    let result = await Result(catching: body)
+    return (result, start.duration(to: clock.now))
 }

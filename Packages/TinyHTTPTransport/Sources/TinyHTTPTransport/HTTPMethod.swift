@@ -1,6 +1,6 @@
 /// An HTTP request method: the common ones as constants, any other token by its name.
 ///
-/// Both spellings of the seed libraries compile: `.get` (TinyNetworking, TinyHTTP) and `.GET` (tinyAPI).
+/// tinyAPI's upper-case spellings (`.GET`) are in `Compatibility+TinyAPI.swift`.
 ///
 /// ```swift
 /// let method: HTTPMethod = .post
@@ -38,19 +38,4 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let options = HTTPMethod("OPTIONS")
     /// `TRACE`.
     public static let trace = HTTPMethod("TRACE")
-
-    /// `GET`, spelled as tinyAPI does.
-    public static let GET = get
-    /// `POST`, spelled as tinyAPI does.
-    public static let POST = post
-    /// `PUT`, spelled as tinyAPI does.
-    public static let PUT = put
-    /// `PATCH`, spelled as tinyAPI does.
-    public static let PATCH = patch
-    /// `DELETE`, spelled as tinyAPI does.
-    public static let DELETE = delete
-    /// `HEAD`, spelled as tinyAPI does.
-    public static let HEAD = head
-    /// `OPTIONS`, spelled as tinyAPI does.
-    public static let OPTIONS = options
 }

@@ -12,41 +12,42 @@ extension HTTPMiddleware {
     /// let transport = URLSessionTransport.shared.with(.retry(RetryPolicy(maxAttempts: 4)))
     /// ```
     ///
-    /// - When a retryable status persists, the **last response is returned as it is** (a transport returns every
-    ///   response; validate its status as usual); ``HTTPTransport/sendCountingAttempts(_:)`` tells how many attempts
-    ///   were made, and `Endpoint` loading puts that count in its unacceptable-status error. When a failure persists, the last ``HTTPTransportError`` is
-    ///   thrown with ``HTTPTransportError/attempts`` set to the number of attempts made (a retryable `URLError`
-    ///   becomes one). Errors that are neither pass through unchanged, unretried.
+    /// - A response that is not retryable, or that came on the first and only attempt, is returned as it is.
+    /// - When a retryable status persists after the last attempt (or asks, with `Retry-After`, to wait longer than
+    ///   ``RetryPolicy/maxRetryAfter``, after a retry), it throws ``HTTPTransportError`` with code
+    ///   ``HTTPTransportError/Code/unacceptableStatus(_:)``, the last response and body, and
+    ///   ``HTTPTransportError/attempts``. When a retryable failure persists, the last ``HTTPTransportError`` is
+    ///   thrown with ``HTTPTransportError/attempts`` set (a retryable `URLError` becomes one). Errors that are
+    ///   neither pass through unchanged, unretried. The count travels in the error, never on the side.
     /// - Cancelling the awaiting task during a wait ends it at once with ``HTTPTransportError/Code/cancelled``.
-    /// - Middleware below this one can read the attempt number from ``attempt``.
     ///
     /// - Parameters:
     ///   - policy: How many attempts, which requests and failures, how long to wait.
     ///   - clock: What the waits are waited on; a test clock makes them instant.
-    public static func retry(_ policy: RetryPolicy = RetryPolicy(), clock: MiddlewareClock = .continuous)
+    public static func retry(_ policy: RetryPolicy = RetryPolicy(), clock: any Clock<Duration> = ContinuousClock())
         -> HTTPMiddleware
     {
         HTTPMiddleware { request, next in
-            let method = request.method
-            let maxAttempts = policy.retryableMethods.contains(method) ? max(policy.maxAttempts, 1) : 1
+            let maxAttempts = policy.retryableMethods.contains(request.method) ? max(policy.maxAttempts, 1) : 1
             var attempt = 1
             while true {
-                let delay: Double
-                do {
-                    AttemptCounter.current?.record(attempt)
-                    let (body, response) = try await HTTPMiddleware.$attempt.withValue(attempt) {
-                        try await next.send(request)
-                    }
-                    guard attempt < maxAttempts, policy.retryableStatuses.contains(response.statusCode) else {
+                let delay: Duration
+                switch await Result(catching: { try await next.send(request) }) as Result<(Data, HTTPURLResponse), any Error> {
+                case .success((let body, let response)):
+                    guard policy.retryableStatuses.contains(response.statusCode) else { return (body, response) }
+                    let retryAfter = RetryPolicy.retryAfter(of: response)
+                    if attempt < maxAttempts, retryAfter.map({ $0 <= policy.maxRetryAfter }) ?? true {
+                        delay = retryAfter ?? policy.backoff(afterAttempt: attempt)
+                    } else if attempt == 1 {
                         return (body, response)
-                    }
-                    if let retryAfter = RetryPolicy.retryAfter(of: response) {
-                        guard retryAfter <= policy.maxRetryAfter else { return (body, response) }
-                        delay = retryAfter
                     } else {
-                        delay = policy.backoff(afterAttempt: attempt)
+                        var error = HTTPTransportError(
+                            .unacceptableStatus(response.statusCode), request: request, response: response,
+                            body: body)
+                        error.attempts = attempt
+                        throw error
                     }
-                } catch {
+                case .failure(let error):
                     // A `URLError` from a transport that does not map its errors is classified like one that does.
                     var failure = HTTPTransportError(mapping: error, request: request)
                     failure.attempts = attempt
@@ -57,7 +58,7 @@ extension HTTPMiddleware {
                     delay = policy.backoff(afterAttempt: attempt)
                 }
                 do {
-                    try await clock.sleep(delay)
+                    try await clock.sleep(for: delay)
                     try Task.checkCancellation()
                 } catch {
                     var cancelled = HTTPTransportError(.cancelled, request: request, underlyingError: error)

@@ -44,9 +44,6 @@ public struct HTTPMiddleware: Sendable {
         self.intercept = intercept
     }
 
-    /// The number of the attempt being sent, `1` for the first: set by the retry middleware for everything below
-    /// it (metrics and logging report it), `1` when there is none.
-    @TaskLocal public static var attempt = 1
 }
 
 /// A transport with middleware around it: what ``HTTPTransport/with(_:)`` returns.

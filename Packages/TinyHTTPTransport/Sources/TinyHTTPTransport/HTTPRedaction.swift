@@ -74,6 +74,20 @@ public struct HTTPRedaction: Hashable, Sendable {
         return components.string ?? Self.placeholder
     }
 
+    /// The request in one line, for logs, errors and `description`s: the method and the URL with its secrets
+    /// redacted, never a header or the body, for example `POST https://api.example.com/login`.
+    public func summary(of request: URLRequest) -> String {
+        "\(request.httpMethod ?? "GET") \(request.url.map(redacted(url:)) ?? "(no URL)")"
+    }
+
+    /// The first `limit` bytes of a response body as text, for error messages and logs: `(empty)` for none, and the
+    /// whole size after a cut, for example `{"error":"not… (4096 bytes)`.
+    public static func preview(of body: Data, limit: Int = 200) -> String {
+        if body.isEmpty { return "(empty)" }
+        let text = String(decoding: body.prefix(max(limit, 0)), as: UTF8.self)
+        return body.count > limit ? text + "… (\(body.count) bytes)" : text
+    }
+
     private func isSecret(_ item: URLQueryItem) -> Bool {
         item.value != nil && queryParameters.contains((item.name.removingPercentEncoding ?? item.name).lowercased())
     }

@@ -15,7 +15,7 @@ import Foundation
 /// ```
 ///
 /// A transport returns every response it receives, whatever its status code: deciding which statuses are
-/// acceptable is the caller's job (see ``validateStatus(response:body:request:accepting:)``). It throws
+/// acceptable is the caller's job (see ``validateStatus(response:body:request:expectedStatusCode:)``). It throws
 /// ``HTTPTransportError`` when no response arrived (could not connect, timed out, cancelled, an invalid request).
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response body and the response.
@@ -26,4 +26,15 @@ public protocol HTTPTransport: Sendable {
     /// - Returns: The body bytes (empty when there were none) and the HTTP response.
     /// - Throws: ``HTTPTransportError`` when no HTTP response could be had.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+}
+
+extension Result where Failure == any Error {
+    /// The value `body` returns, or the error it throws: the async twin of `Result(catching:)`.
+    @_spi(TinyKit) public init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
 }

@@ -90,16 +90,14 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     /// ``description``, with the secrets that `redaction` names redacted from the URL.
     public func description(redacting redaction: HTTPRedaction) -> String {
         var text = "HTTP request \(code)"
-        if let request {
-            text += ": \(request.httpMethod ?? "GET") \(request.url.map(redaction.redacted(url:)) ?? "(no URL)")"
-        }
+        if let request { text += ": " + redaction.summary(of: request) }
         if attempts > 1 { text += ", after \(attempts) attempts" }
         if let response, code != .unacceptableStatus(response.statusCode) {
             text += ", status \(response.statusCode)"
         }
         if let message { text += " (\(message))" }
         if let body, !body.isEmpty {
-            text += ", body: \(Self.preview(of: body))"
+            text += ", body: \(HTTPRedaction.preview(of: body))"
         }
         if let underlyingError { text += ", underlying error: \(Self.summary(of: underlyingError))" }
         return text
@@ -112,11 +110,5 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         let nsError = error as NSError
         let reason = nsError.userInfo[NSLocalizedDescriptionKey] as? String
         return "URLError \(code.rawValue)" + (reason.map { " (\($0))" } ?? "")
-    }
-
-    /// The first bytes of a body as text, for error messages.
-    static func preview(of body: Data, limit: Int = 200) -> String {
-        let text = String(decoding: body.prefix(limit), as: UTF8.self)
-        return body.count > limit ? text + "… (\(body.count) bytes)" : text
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// again.
 ///
 /// ```swift
-/// let policy = RetryPolicy(maxAttempts: 4, baseDelay: 0.5, maxDelay: 10)
+/// let policy = RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(500), maxDelay: .seconds(10))
 /// ```
 ///
 /// - Attempt *n* that failed is followed by a wait of `baseDelay × 2^(n-1)`, at most `maxDelay`, of which the
@@ -16,7 +16,7 @@ import Foundation
 ///   waits are 0.25–0.5 s, 0.5–1 s, 1–2 s, …
 /// - A `Retry-After` header (seconds, or an HTTP date compared with the response's `Date` header, else the
 ///   current time) replaces that wait when it is at most `maxRetryAfter`; when it asks for longer, the response is
-///   returned at once instead of retrying early.
+///   given up at once instead of retrying early.
 /// - Only ``retryableMethods`` are retried (the idempotent ones by default: a `POST` may have had an effect), and
 ///   only after a ``retryableStatuses`` response or a failure with code `cannotConnect` (refused, connection lost,
 ///   no network) or `timedOut`. Cancellation, invalid requests and any error that is not an
@@ -24,14 +24,14 @@ import Foundation
 public struct RetryPolicy: Sendable {
     /// How many times a request is sent at most, the first time included (`1`: never retried).
     public var maxAttempts: Int
-    /// The wait after the first failed attempt, in seconds; it doubles after each further one.
-    public var baseDelay: Double
-    /// The longest wait between two attempts, in seconds, before jitter.
-    public var maxDelay: Double
+    /// The wait after the first failed attempt; it doubles after each further one.
+    public var baseDelay: Duration
+    /// The longest wait between two attempts, before jitter.
+    public var maxDelay: Duration
     /// The fraction of each wait that is random, from `0` (none) to `1` (anywhere between zero and the delay).
     public var jitter: Double
-    /// The longest `Retry-After` honoured, in seconds; a response asking for longer is returned without retrying.
-    public var maxRetryAfter: Double
+    /// The longest `Retry-After` honoured; a response asking for longer is not retried.
+    public var maxRetryAfter: Duration
     /// The methods retried: `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE` by default.
     public var retryableMethods: Set<HTTPMethod>
     /// The statuses retried: `408`, `429`, `500`, `502`, `503` and `504` by default.
@@ -41,8 +41,8 @@ public struct RetryPolicy: Sendable {
 
     /// Creates a policy; every parameter has a default.
     public init(
-        maxAttempts: Int = 3, baseDelay: Double = 0.5, maxDelay: Double = 30, jitter: Double = 0.5,
-        maxRetryAfter: Double = 60,
+        maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30),
+        jitter: Double = 0.5, maxRetryAfter: Duration = .seconds(60),
         retryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace],
         retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504],
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
@@ -57,12 +57,17 @@ public struct RetryPolicy: Sendable {
         self.random = random
     }
 
-    /// The wait in seconds after failed attempt `attempt` (1 for the first), without `Retry-After`.
-    public func backoff(afterAttempt attempt: Int) -> Double {
+    /// The wait after failed attempt `attempt` (1 for the first), without `Retry-After`.
+    public func backoff(afterAttempt attempt: Int) -> Duration {
         let exponent = Double(min(max(attempt - 1, 0), 62))
-        let delay = min(max(baseDelay, 0) * pow(2, exponent), max(maxDelay, 0))
+        let delay = min(max(Self.seconds(baseDelay), 0) * pow(2, exponent), max(Self.seconds(maxDelay), 0))
         let fraction = min(max(jitter, 0), 1)
-        return delay * (1 - fraction * min(max(random(), 0), 1))
+        return .seconds(min(delay * (1 - fraction * min(max(random(), 0), 1)), 1e15))
+    }
+
+    /// A duration in seconds.
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Whether a failure can be retried: code `cannotConnect` or `timedOut`.
@@ -70,15 +75,15 @@ public struct RetryPolicy: Sendable {
         error.code == .cannotConnect || error.code == .timedOut
     }
 
-    /// The wait in seconds a response's `Retry-After` asks for: its number of seconds, or its HTTP date minus the
-    /// response's `Date` (else `now`); `nil` when it has none or it cannot be read. Never negative.
-    public static func retryAfter(of response: HTTPURLResponse, now: Date = Date()) -> Double? {
+    /// The wait a response's `Retry-After` asks for: its number of seconds, or its HTTP date minus the response's
+    /// `Date` (else `now`); `nil` when it has none or it cannot be read. Never negative.
+    public static func retryAfter(of response: HTTPURLResponse, now: Date = Date()) -> Duration? {
         guard let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
         else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return Double(seconds) }
+        if let seconds = Int64(value), seconds >= 0 { return .seconds(seconds) }
         guard let date = httpDate(value) else { return nil }
         let reference = response.value(forHTTPHeaderField: "Date").flatMap(httpDate) ?? now
-        return max(date.timeIntervalSince(reference), 0)
+        return .seconds(min(max(date.timeIntervalSince(reference), 0), 1e15))
     }
 
     /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form HTTP dates are sent in.

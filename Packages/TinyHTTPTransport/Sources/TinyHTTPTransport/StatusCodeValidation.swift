@@ -27,16 +27,16 @@ public func expectedStatus(_ codes: Set<Int>) -> @Sendable (Int) -> Bool {
 /// ```swift
 /// let (body, response) = try await transport.send(request)
 /// try validateStatus(response: response, body: body, request: request)   // 2xx only
-/// try validateStatus(response: response, body: body, request: request, accepting: expectedStatus([200, 304]))
+/// try validateStatus(response: response, body: body, request: request, expectedStatusCode: expectedStatus([200, 304]))
 /// ```
 ///
 /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/unacceptableStatus(_:)``, carrying the
 ///   response, the body and the request.
 public func validateStatus(
     response: HTTPURLResponse, body: Data, request: URLRequest?,
-    accepting isAccepted: (Int) -> Bool = expected200to300
+    expectedStatusCode: (Int) -> Bool = expected200to300
 ) throws(HTTPTransportError) {
-    guard isAccepted(response.statusCode) else {
+    guard expectedStatusCode(response.statusCode) else {
         throw HTTPTransportError(
             .unacceptableStatus(response.statusCode), request: request, response: response, body: body)
     }

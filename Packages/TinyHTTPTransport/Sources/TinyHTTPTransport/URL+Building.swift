@@ -15,14 +15,7 @@ extension URL {
         guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
             return appendingPathComponent(path)
         }
-        var relative = Substring(path)
-        while relative.first == "/" { relative = relative.dropFirst() }
-        let encoded = relative.split(separator: "/", omittingEmptySubsequences: false)
-            .map { String($0).addingPercentEncoding(withAllowedCharacters: .urlPathSegmentAllowed) ?? "" }
-            .joined(separator: "/")
-        var basePath = components.percentEncodedPath
-        while basePath.hasSuffix("/") { basePath.removeLast() }
-        components.percentEncodedPath = basePath + "/" + encoded
+        components.appendPath(path)
         return components.url ?? appendingPathComponent(path)
     }
 
@@ -36,12 +29,7 @@ extension URL {
         guard !items.isEmpty, var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
             return self
         }
-        let added = items.map { item in
-            let name = Self.encodeQueryText(item.name)
-            return item.value.map { "\(name)=\(Self.encodeQueryText($0))" } ?? name
-        }
-        let existing = components.percentEncodedQuery.map { $0.isEmpty ? [] : [$0] } ?? []
-        components.percentEncodedQuery = (existing + added).joined(separator: "&")
+        components.appendQueryItems(items)
         return components.url ?? self
     }
 
@@ -49,6 +37,31 @@ extension URL {
     /// parameters always give the same URL. Encoding as in ``appendingQueryItems(_:)``.
     public func appendingQueryParameters(_ parameters: [String: String]) -> URL {
         appendingQueryItems(parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+    }
+}
+
+extension URLComponents {
+    /// Appends a relative path as `URL.appendingRelative(_:)` does, without parsing the URL again.
+    @_spi(TinyKit) public mutating func appendPath(_ path: String) {
+        var relative = Substring(path)
+        while relative.first == "/" { relative = relative.dropFirst() }
+        let encoded = relative.split(separator: "/", omittingEmptySubsequences: false)
+            .map { String($0).addingPercentEncoding(withAllowedCharacters: .urlPathSegmentAllowed) ?? "" }
+            .joined(separator: "/")
+        var basePath = percentEncodedPath
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        percentEncodedPath = basePath + "/" + encoded
+    }
+
+    /// Appends query items as `URL.appendingQueryItems(_:)` does, without parsing the URL again.
+    @_spi(TinyKit) public mutating func appendQueryItems(_ items: [URLQueryItem]) {
+        guard !items.isEmpty else { return }
+        let added = items.map { item in
+            let name = Self.encodeQueryText(item.name)
+            return item.value.map { "\(name)=\(Self.encodeQueryText($0))" } ?? name
+        }
+        let existing = percentEncodedQuery.map { $0.isEmpty ? [] : [$0] } ?? []
+        percentEncodedQuery = (existing + added).joined(separator: "&")
     }
 
     /// Percent-encodes query text, leaving only RFC 3986's unreserved characters.

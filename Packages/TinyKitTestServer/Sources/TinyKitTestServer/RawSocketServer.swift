@@ -1,4 +1,5 @@
 import Foundation
+@_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(Glibc)
     import Glibc
@@ -74,7 +75,7 @@ public final class RawSocketServer: Sendable {
             close(listener)
             throw TestServerError(message: "could not listen on 127.0.0.1: errno \(errno)")
         }
-        let counters = RawCounters()
+        let counters = RawCounters(RawCounterValues())
         let server = RawSocketServer(listener: listener, port: UInt16(bigEndian: address.sin_port), counters: counters)
         Thread.detachNewThread {
             while true {
@@ -117,7 +118,7 @@ public final class RawSocketServer: Sendable {
         await poll(timeout: timeout) { $0.requests >= count }
     }
 
-    private func poll(timeout: TimeInterval, until condition: (RawCounters.Values) -> Bool) async -> Bool {
+    private func poll(timeout: TimeInterval, until condition: (RawCounterValues) -> Bool) async -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !counters.read(condition) {
             if Date() >= deadline || Task.isCancelled { return false }
@@ -201,35 +202,23 @@ public final class RawSocketServer: Sendable {
 }
 
 /// What a ``RawSocketServer`` counts, shared by its connection threads.
-// @unchecked Sendable: `values` and `stopped` are only read and written while holding `lock`.
-private final class RawCounters: @unchecked Sendable {
-    struct Values {
-        var requests = 0
-        var closedByClient = 0
-    }
+private struct RawCounterValues: Sendable {
+    var requests = 0
+    var closedByClient = 0
+    var stopped = false
+}
 
-    private let lock = NSLock()
-    private var values = Values()
-    private var stopped = false
+private typealias RawCounters = Locked<RawCounterValues>
 
-    func update(_ body: (inout Values) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        body(&values)
-    }
-
-    func read<R>(_ body: (Values) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(values)
-    }
+extension Locked where Value == RawCounterValues {
+    fileprivate func update(_ body: (inout Value) -> Void) { withLock(body) }
+    fileprivate func read<R>(_ body: (Value) -> R) -> R { withLock { body($0) } }
 
     /// Marks the server stopped; `false` when it was already.
-    func markStopped() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if stopped { return false }
-        stopped = true
-        return true
+    fileprivate func markStopped() -> Bool {
+        withLock { values in
+            defer { values.stopped = true }
+            return !values.stopped
+        }
     }
 }

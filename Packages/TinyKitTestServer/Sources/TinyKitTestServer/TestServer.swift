@@ -1,6 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+@_spi(TinyKit) import TinyHTTPTransport
 
 /// A real HTTP server on `127.0.0.1` (a free port), started inside the test process: one per test, so tests
 /// run in parallel.
@@ -79,7 +80,7 @@ public final class TestServer: Sendable {
     ///
     /// - Throws: ``TestServerError`` when the server could not listen within `timeout` seconds.
     public static func start(timeout: TimeInterval = 30) async throws -> TestServer {
-        let state = SharedState()
+        let state = SharedState(State())
         let address = try sockaddr_in.inet(ip4: "127.0.0.1", port: 0)
         let http = HTTPServer(
             address: address, timeout: 600, logger: ConnectionCountingLogger(state: state),
@@ -185,7 +186,7 @@ public struct TestServerError: Error, CustomStringConvertible {
 
 typealias RouteHandler = @Sendable (RecordedRequest) async throws -> TestResponse
 
-struct State {
+struct State: Sendable {
     var routes: [(HTTPRoute, RouteHandler)] = []
     var requests: [RecordedRequest] = []
     var openedConnections = 0
@@ -194,17 +195,7 @@ struct State {
 }
 
 /// The state shared by the server's handler, its logger and the ``TestServer`` object.
-// @unchecked Sendable: every access to `value` goes through `lock` (see `withLock`).
-final class SharedState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = State()
-
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
+typealias SharedState = Locked<State>
 
 /// Counts connections from FlyingFox's log lines `"<host> open connection"` and `"<host> close connection"`
 /// (its only signal of a connection's life; checked with FlyingFox 0.27.1).

@@ -17,7 +17,7 @@ import TinyHTTPTransport
 /// `files:` to read elsewhere, for example a test target's `Bundle.module`:
 ///
 /// ```swift
-/// let client = MockTinyAPIClient.testing(files: .bundle(.module, subdirectory: "Fixtures"))
+/// let client = MockTinyAPIClient(files: .bundle(.module, subdirectory: "Fixtures"))
 /// ```
 ///
 /// The presets are computed: each access makes a new client with its own recording and routes, so tests never
@@ -40,34 +40,19 @@ public struct MockTinyAPIClient: APIClientProtocol, Sendable {
     /// Creates a mock client reading `files` (the app bundle by default), waiting `delay` (none by default) on
     /// `clock` before each answer.
     public init(
-        files: MockFiles = .main, delay: MockDelay = .zero, clock: MockClock = .continuous,
+        files: MockFiles = .main, delay: Duration = .zero, clock: any Clock<Duration> = ContinuousClock(),
         decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
     ) {
         self.init(
             transport: MockTransport(files: files, delay: delay, clock: clock), decoder: decoder, encoder: encoder)
     }
 
-    /// For demos: the app bundle's files, a realistic delay (``MockDelay/demo``).
-    public static var demo: MockTinyAPIClient { demo() }
-    /// For SwiftUI previews: the app bundle's files, a short delay (``MockDelay/preview``).
-    public static var preview: MockTinyAPIClient { preview() }
-    /// For tests: the app bundle's files, no delay.
-    public static var testing: MockTinyAPIClient { testing() }
-
-    /// For demos: files from `files`, a realistic delay (``MockDelay/demo``) on `clock`.
-    public static func demo(files: MockFiles = .main, clock: MockClock = .continuous) -> MockTinyAPIClient {
-        MockTinyAPIClient(transport: .demo(files: files, clock: clock))
-    }
-
-    /// For SwiftUI previews: files from `files`, a short delay (``MockDelay/preview``) on `clock`.
-    public static func preview(files: MockFiles = .main, clock: MockClock = .continuous) -> MockTinyAPIClient {
-        MockTinyAPIClient(transport: .preview(files: files, clock: clock))
-    }
-
-    /// For tests: files from `files`, no delay.
-    public static func testing(files: MockFiles = .main) -> MockTinyAPIClient {
-        MockTinyAPIClient(transport: .testing(files: files))
-    }
+    /// For demos (tinyAPI's preset): the app bundle's files, a realistic 800 ms delay.
+    public static var demo: MockTinyAPIClient { MockTinyAPIClient(delay: .milliseconds(800)) }
+    /// For SwiftUI previews (tinyAPI's preset): the app bundle's files, a short 200 ms delay.
+    public static var preview: MockTinyAPIClient { MockTinyAPIClient(delay: .milliseconds(200)) }
+    /// For tests (tinyAPI's preset): the app bundle's files, no delay.
+    public static var testing: MockTinyAPIClient { MockTinyAPIClient() }
 
     /// Answers the endpoint from its mock and decodes the JSON as `T`, as `TinyAPIClient` does.
     ///

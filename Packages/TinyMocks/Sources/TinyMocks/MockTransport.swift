@@ -1,5 +1,5 @@
 import Foundation
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,8 +15,8 @@ import TinyHTTPTransport
 /// ```
 ///
 /// For each request, in this order:
-/// 1. The request is recorded (see ``requests``); a header name or value with CR, LF or NUL, or a method that is
-///    not an HTTP token, then fails it with code `invalidRequest`, as on a live transport.
+/// 1. The request is recorded (see ``requests``); a request that `URLRequest.validate()` refuses then fails with
+///    code `invalidRequest`, as on a live transport.
 /// 2. A registered route whose method, path and query match answers (see
 ///    ``register(_:_:query:delay:_:_:)``); with several, the one naming more query items, then the one
 ///    registered last.
@@ -35,25 +35,25 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// Where mock files are read from; `nil` for routes only.
     public let files: MockFiles?
     /// The delay before every answer, unless its route has its own.
-    public let delay: MockDelay
+    public let delay: Duration
     /// What delays are waited on.
-    public let clock: MockClock
+    public let clock: any Clock<Duration>
     /// The leading path segments taken off request paths before matching routes and naming files.
     public let basePath: String
 
     private let baseSegments: [String]
-    private let state: LockedBox<State>
+    private let state: Locked<State>
 
     struct State: Sendable {
         var routes: [Route] = []
-        var requests: [RecordedRequest] = []
+        var requests: [URLRequest] = []
     }
 
     struct Route: Sendable {
         let method: HTTPMethod
         let path: RequestPath
         let query: [String: String]
-        let delay: MockDelay?
+        let delay: Duration?
         let responses: [MockResponse]
         var calls = 0
 
@@ -74,15 +74,19 @@ public final class MockTransport: HTTPTransport, Sendable {
     ///   - files: Where to read mock files from (``MockFiles/bundle(_:subdirectory:)``,
     ///     ``MockFiles/directory(_:)``, ``MockFiles/main``); `nil` (the default) to answer from routes only.
     ///   - basePath: Leading path segments to take off request paths, for example `"/api/v4"`.
-    ///   - delay: The delay before every answer; none by default.
-    ///   - clock: What delays are waited on; real time by default, ``MockClock/immediate`` to skip them.
+    ///   - delay: The delay before every answer; none by default. For demos, 800 ms looks like a network; for
+    ///     SwiftUI previews, 200 ms shows a loading state.
+    ///   - clock: What delays are waited on; real time by default, a test clock to skip them.
     public convenience init(
-        files: MockFiles? = nil, basePath: String = "", delay: MockDelay = .zero, clock: MockClock = .continuous
+        files: MockFiles? = nil, basePath: String = "", delay: Duration = .zero,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
-        self.init(files: files, basePath: basePath, delay: delay, clock: clock, state: LockedBox(State()))
+        self.init(files: files, basePath: basePath, delay: delay, clock: clock, state: Locked(State()))
     }
 
-    private init(files: MockFiles?, basePath: String, delay: MockDelay, clock: MockClock, state: LockedBox<State>) {
+    private init(
+        files: MockFiles?, basePath: String, delay: Duration, clock: any Clock<Duration>, state: Locked<State>
+    ) {
         self.files = files
         self.basePath = basePath
         self.baseSegments = RequestPath(pattern: basePath).segments
@@ -114,7 +118,7 @@ public final class MockTransport: HTTPTransport, Sendable {
     ///   - response: The first answer.
     ///   - more: The answers to the following calls, in order.
     public func register(
-        _ method: HTTPMethod, _ path: String, query: [String: String] = [:], delay: MockDelay? = nil,
+        _ method: HTTPMethod, _ path: String, query: [String: String] = [:], delay: Duration? = nil,
         _ response: MockResponse, _ more: MockResponse...
     ) {
         let route = Route(
@@ -128,8 +132,8 @@ public final class MockTransport: HTTPTransport, Sendable {
         state.withLock { $0.routes.removeAll() }
     }
 
-    /// Every request received so far, in arrival order.
-    public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+    /// Every request received so far, in arrival order, as it was received.
+    public var requests: [URLRequest] { state.withLock { $0.requests } }
 
     /// The registered routes, as `"GET /users"` or `"GET /search?q=swift"`, in registration order.
     public var routes: [String] { state.withLock { $0.routes.map(\.label) } }
@@ -139,22 +143,19 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// - Throws: `HTTPTransportError`: `cancelled` when the awaiting task is cancelled, the mapped error of a
     ///   ``MockResponse/failure(_:)`` route, or a ``MockError`` as `underlyingError`.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        state.withLock { $0.requests.append(RecordedRequest(request)) }
+        state.withLock { $0.requests.append(request) }
         do {
             try Task.checkCancellation()
             // Refused as URLSessionTransport refuses it, so a test on the mock fails where the live app would.
-            try request.validateHeaders()
-            try request.validateMethod()
-            guard let url = request.url else {
-                throw HTTPTransportError(.invalidRequest, request: request, message: "the request has no URL")
-            }
+            try request.validate()
+            guard let url = request.url else { throw HTTPTransportError(.invalidRequest, request: request) }
             let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
             let path = try RequestPath(url: url, basePath: baseSegments)
             let query = URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems ?? []
             let (routeResponse, routeDelay) = nextRouteAnswer(method: method, path: path, query: query)
             let response = try routeResponse ?? fileResponse(method: method, path: path)
             let wait = routeDelay ?? delay
-            if wait > .zero { try await clock.sleep(wait.nanoseconds) }
+            if wait > .zero { try await clock.sleep(for: wait) }
             try Task.checkCancellation()
             return try Self.answer(response, to: request, url: url)
         } catch {
@@ -165,7 +166,7 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// The answer of the best matching route, advancing its sequence, and its delay.
     private func nextRouteAnswer(
         method: HTTPMethod, path: RequestPath, query: [URLQueryItem]
-    ) -> (MockResponse?, MockDelay?) {
+    ) -> (MockResponse?, Duration?) {
         state.withLock { state in
             let matching = state.routes.indices.filter { state.routes[$0].matches(method, path, query) }
             // The route naming the most query items; among those, the one registered last.

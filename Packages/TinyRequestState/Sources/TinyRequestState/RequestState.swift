@@ -22,8 +22,6 @@ public enum RequestState<Value> {
     /// The request failed.
     case failure(RequestError)
 
-    /// A failure with a message only (tinyAPI's spelling: `.failure(error.localizedDescription)`).
-    public static func failure(_ message: String) -> Self { .failure(RequestError(message)) }
 }
 
 extension RequestState: Sendable where Value: Sendable {}

@@ -1,6 +1,6 @@
 import Foundation
 import TinyEndpoint
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,3 +1,4 @@
+@_spi(TinyKit) import TinyHTTPTransport
 /// Runs jobs on the thread of whoever drains it, one job at a time, in the order they were enqueued.
 ///
 /// Jobs are enqueued while the endpoint's lock is held (so their order is the order of the state changes) and run

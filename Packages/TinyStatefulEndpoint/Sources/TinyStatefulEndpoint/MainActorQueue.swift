@@ -1,3 +1,4 @@
+@_spi(TinyKit) import TinyHTTPTransport
 import Foundation
 
 /// Runs jobs on the main actor one after another, in the order they were enqueued, from any thread.

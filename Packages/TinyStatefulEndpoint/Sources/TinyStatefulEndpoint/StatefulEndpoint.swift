@@ -1,6 +1,6 @@
 import Foundation
 import TinyEndpoint
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 import TinyRequestState
 
 /// One endpoint shared by many observers: it holds the current `RequestState` of an `Endpoint<A>` and fans every

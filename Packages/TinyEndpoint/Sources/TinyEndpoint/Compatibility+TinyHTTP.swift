@@ -1,3 +1,6 @@
+// Coming from TinyHTTP: its initialisers and ready-made validation and decode functions, kept so its code compiles
+// unchanged. TinyKit's own spelling of the same is `Endpoint(request:expectedStatusCode:parse:)` and `expected200to300`.
+
 import Foundation
 import TinyHTTPTransport
 

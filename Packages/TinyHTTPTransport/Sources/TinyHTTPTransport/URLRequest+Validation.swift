@@ -1,0 +1,73 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLRequest {
+    /// Checks that the request can be sent as it is: it has a URL, its method is an HTTP token, every header name is
+    /// an HTTP token and no header value contains CR, LF, NUL or another control character.
+    ///
+    /// A line break would let a value start a new header line (header injection), a method with a space, CR or LF
+    /// would rewrite the request line on Linux (request splitting), and a name that is not a token is not HTTP at
+    /// all (SwiftNIO traps on a name that is not ASCII). A request without a method is a `GET` and passes.
+    ///
+    /// Every `URLSession` entry, the mocks and the AsyncHTTPClient transport call it before sending; call it
+    /// yourself in your own ``HTTPTransport``. On Linux, `setValue(_:forHTTPHeaderField:)` silently drops a value
+    /// with CR or LF while ``setHeader(_:_:)`` keeps it, so that this check names it.
+    ///
+    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest``, naming the header or
+    ///   quoting the method (never repeating a header value, which may be a secret).
+    public func validate() throws(HTTPTransportError) {
+        do throws(HTTPTransportError) {
+            guard url != nil else { throw HTTPTransportError(.invalidRequest, message: "the request has no URL") }
+            try validateMethod()
+            for (name, value) in allHTTPHeaderFields ?? [:] { try Self.validateHeaderField(name: name, value: value) }
+        } catch {
+            var error = error
+            error.request = self
+            throw error
+        }
+    }
+
+    /// Checks that the method is an HTTP token; a request without a method is a `GET` and passes. Part of
+    /// ``validate()``, for a transport that checks the header fields while copying them.
+    @_spi(TinyKit) public func validateMethod() throws(HTTPTransportError) {
+        if let method = httpMethod, !Self.isToken(method) {
+            throw HTTPTransportError(
+                .invalidRequest, request: self, message: "the method \(method.debugDescription) is not an HTTP token")
+        }
+    }
+
+    /// Checks one header field: `name` must be an HTTP token, and `value` may hold no control character but
+    /// horizontal tab.
+    ///
+    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest``, naming the header (never
+    ///   repeating the value, which may be a secret).
+    public static func validateHeaderField(name: String, value: String) throws(HTTPTransportError) {
+        if !isToken(name) {
+            throw HTTPTransportError(
+                .invalidRequest, message: "the header name \(name.debugDescription) is not an HTTP token")
+        }
+        if containsLineBreak(value) {
+            throw HTTPTransportError(
+                .invalidRequest, message: "the value of the header \"\(name)\" contains CR, LF or NUL")
+        }
+        if value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            throw HTTPTransportError(
+                .invalidRequest, message: "the value of the header \"\(name)\" contains a control character")
+        }
+    }
+
+    /// The bytes of an HTTP token (RFC 9110 `tchar`), built once rather than for every request.
+    private static let tokenBytes = Set(
+        "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+
+    private static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(tokenBytes.contains)
+    }
+
+    private static func containsLineBreak(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }
+    }
+}

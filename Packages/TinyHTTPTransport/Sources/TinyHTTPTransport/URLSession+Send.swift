@@ -1,0 +1,141 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one send path of every `URLSession` entry: `URLSessionTransport`, `URLSession` as an `HTTPTransport`,
+/// `URLSession.load(_:)` and `dataTask(endpoint:)` are adapters over ``URLSession/makeDataTask(for:refusal:completion:)``.
+extension URLSession: HTTPTransport {
+    /// Sends `request` with this session and returns the response, whatever its status code.
+    ///
+    /// Behaves exactly like ``URLSessionTransport/send(_:)``: the request is checked first
+    /// (`URLRequest.validate()`), cancelling the awaiting task cancels it, failures are mapped to
+    /// ``HTTPTransportError``, and on Linux a `401` carrying `WWW-Authenticate` arrives as a `401` response
+    /// (see ``URLSessionTransport``), on `URLSession.shared` and on a session you built too.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let started = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = makeDataTask(for: request, cancelledByCaller: { started.withLock { $0.cancelled } }) {
+                    continuation.resume(with: $0)
+                }
+                let cancelled = started.withLock { started in
+                    started.task = task
+                    return started.cancelled
+                }
+                task.resume()
+                if cancelled { task.cancel() }
+            }
+        } onCancel: {
+            let task = started.withLock { started in
+                started.cancelled = true
+                return started.task
+            }
+            task?.cancel()
+        }
+    }
+
+    /// Creates, without resuming it, the data task that sends `request`, and calls `completion` once with the
+    /// response (whatever its status) or the failure as an ``HTTPTransportError``.
+    ///
+    /// - The request is checked with `URLRequest.validate()`; a refused request (or a `refusal` given by the caller,
+    ///   for example an endpoint's body that could not be encoded) fails with that error and the returned task is
+    ///   already cancelled: nothing is sent.
+    /// - On Linux, a session without a delegate sends through its twin: a session with the same configuration (so
+    ///   the same cookies, cache and credentials) whose delegate cancels HTTP authentication challenges. A session
+    ///   with its own delegate keeps it: that delegate answers its challenges.
+    /// - A task failed as cancelled whose response is a `401` or `407` is a cancelled challenge: its response is the
+    ///   result (unless `cancelledByCaller` says the caller cancelled).
+    @_spi(TinyKit) public func makeDataTask(
+        for request: URLRequest, refusal: (any Error)? = nil,
+        cancelledByCaller: @escaping @Sendable () -> Bool = { false },
+        completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
+    ) -> URLSessionDataTask {
+        var refusal = refusal
+        if refusal == nil {
+            do { try request.validate() } catch { refusal = error }
+        }
+        let session = challengeAnsweringSession
+        guard let refusal else {
+            let sent = Locked<URLSessionDataTask?>(nil)
+            let task = session.dataTask(with: request) { data, response, error in
+                let challenged = error == nil ? nil : sent.withLock { $0?.response } as? HTTPURLResponse
+                completion(
+                    Self.result(
+                        data: data, response: response, error: error, challenged: challenged,
+                        cancelledByCaller: cancelledByCaller(), request: request))
+            }
+            sent.withLock { $0 = task }
+            return task
+        }
+        // A task only to hand back, cancelled before anyone can resume it; its URL is never contacted.
+        let placeholder = request.url.map { URLRequest(url: $0) } ?? URLRequest(url: URL(fileURLWithPath: "/"))
+        let task = session.dataTask(with: placeholder) { _, _, _ in completion(.failure(refusal)) }
+        task.cancel()
+        return task
+    }
+
+    /// The outcome of a finished data task: the response, or the failure mapped to an ``HTTPTransportError``.
+    private static func result(
+        data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?,
+        cancelledByCaller: Bool, request: URLRequest
+    ) -> Result<(Data, HTTPURLResponse), any Error> {
+        if let error {
+            let code = HTTPTransportError.urlErrorCode(of: error)
+            if let challenged, [401, 407].contains(challenged.statusCode), !cancelledByCaller, code == .cancelled {
+                return .success((data ?? Data(), challenged))  // a cancelled authentication challenge
+            }
+            var mapped = HTTPTransportError(mapping: error, request: request)
+            #if canImport(FoundationNetworking)
+                // libcurl's "Empty reply from server": a connection closed before any response, which Apple
+                // platforms (networkConnectionLost) and AsyncHTTPClient report as such.
+                if response == nil, code == .badServerResponse {
+                    mapped.code = .cannotConnect
+                    mapped.message = "the server closed the connection before any response"
+                }
+            #endif
+            if cancelledByCaller { mapped.code = .cancelled }
+            return .failure(mapped)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            let kind = response.map { String(describing: type(of: $0)) } ?? "no response"
+            return .failure(
+                HTTPTransportError(.other, request: request, message: "expected an HTTP response, got \(kind)"))
+        }
+        return .success((data ?? Data(), http))
+    }
+
+    /// The session whose delegate answers this session's authentication challenges: itself, or on Linux, for a
+    /// session without a delegate, its twin (made once per session and kept until the session is gone).
+    private var challengeAnsweringSession: URLSession {
+        #if canImport(FoundationNetworking)
+            guard delegate == nil else { return self }
+            let (twin, abandoned) = Self.twins.withLock { twins -> (URLSession, [URLSession]) in
+                if let twin = twins[ObjectIdentifier(self)], twin.original === self { return (twin.session, []) }
+                let abandoned = twins.filter { $0.value.original == nil }
+                for id in abandoned.keys { twins[id] = nil }
+                let twin = URLSession(
+                    configuration: configuration, delegate: AuthenticationChallengeHandler(), delegateQueue: nil)
+                twins[ObjectIdentifier(self)] = Twin(original: self, session: twin)
+                return (twin, abandoned.values.map(\.session))
+            }
+            for session in abandoned { session.finishTasksAndInvalidate() }
+            return twin
+        #else
+            return self
+        #endif
+    }
+
+    #if canImport(FoundationNetworking)
+        /// The twin of a session without a delegate, kept while that session lives.
+        private struct Twin: Sendable {
+            weak var original: URLSession?
+            let session: URLSession
+        }
+
+        /// The twins made so far, by the identity of their original. A cache of derived values that nothing
+        /// outside this file reads or replaces; an entry whose original is gone is invalidated at the next insertion.
+        private static let twins = Locked<[ObjectIdentifier: Twin]>([:])
+    #endif
+}

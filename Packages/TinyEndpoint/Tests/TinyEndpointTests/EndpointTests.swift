@@ -114,6 +114,21 @@ import TinyHTTPTransport
         #expect(doubled.expectedStatusCode(201) && !doubled.expectedStatusCode(200))
     }
 
+    @Test func mapAndCompactMapKeepTheRequestError() throws {
+        let broken = Endpoint<User>(json: .post, url: try apiURL(), body: ["value": Double.nan])
+        let mapped = broken.map { $0.name }
+        let compacted = broken.compactMap { user in Result<String, any Error>.success(user.name) }
+        for error in [broken.requestError, mapped.requestError, compacted.requestError] {
+            guard case .encodingFailed(let type, let codingPath, _) = error else {
+                Issue.record("expected encodingFailed, got \(String(describing: error))")
+                continue
+            }
+            #expect(type == "Dictionary<String, Double>")
+            #expect(codingPath == "value")
+        }
+        #expect(Endpoint<User>(json: .get, url: try apiURL()).map { $0.name }.requestError == nil)
+    }
+
     @Test func compactMapCanFailAndPassesFailuresOn() throws {
         struct Odd: Error {}
         struct Broken: Error {}
@@ -129,12 +144,32 @@ import TinyHTTPTransport
         #expect(throws: Broken.self) { try halves.parse(nil, nil).get() }
     }
 
-    @Test func descriptionShowsMethodURLAndBody() throws {
+    /// The body is never printed any more (a login's password would be): only its size.
+    @Test func descriptionShowsMethodURLAndTheBodysSize() throws {
         let post = Endpoint<()>(.post, url: try apiURL("/users"), body: Data(#"{"name":"Ada"}"#.utf8))
-        #expect(post.description == #"POST https://api.example.com/users {"name":"Ada"}"#)
+        #expect(post.description == "POST https://api.example.com/users (14 bytes)")
         #expect(Endpoint<()>(.get, url: try apiURL("/users")).description == "GET https://api.example.com/users")
         let binary = Endpoint<()>(.put, url: try apiURL("/blob"), body: Data([0xFF, 0xFE, 0x00]))
         #expect(binary.description == "PUT https://api.example.com/blob (3 bytes)")
+        let empty = Endpoint<()>(.post, url: try apiURL("/ping"), body: Data())
+        #expect(empty.description == "POST https://api.example.com/ping")
+    }
+
+    @Test func descriptionOfALoginNeverShowsThePassword() throws {
+        struct Login: Encodable {
+            var user: String
+            var password: String
+        }
+        let password = "s3cr3t-Pa55"
+        let login = Endpoint<User>(
+            json: .post, url: try apiURL("/login"), body: Login(user: "ada", password: password),
+            headers: ["Authorization": "Basic YWRhOnMzY3IzdA=="])
+        let bytes = try #require(login.request.httpBody).count
+        #expect(login.description == "POST https://api.example.com/login (\(bytes) bytes)")
+        #expect(!login.description.contains(password))
+        #expect(!login.description.contains("ada"))
+        #expect(!String(describing: login).contains(password))
+        #expect(!"\(login)".contains("YWRh"))
     }
 
     @Test func descriptionRedactsCredentialsInTheURL() throws {

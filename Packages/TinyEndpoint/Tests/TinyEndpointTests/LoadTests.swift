@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
@@ -29,14 +29,18 @@ import TinyHTTPTransport
 
     @Test func anUnacceptableStatusAfterRetriesSaysHowManyAttemptsWereMade() async throws {
         let server = StubTransport(status: 503, body: "busy")
-        let instant = MiddlewareClock(now: { 0 }, sleep: { _ in })
-        let transport = server.with(.retry(RetryPolicy(maxAttempts: 3), clock: instant))
+        let clock = RecordingClock()
+        let transport = server.with(.retry(RetryPolicy(maxAttempts: 3, jitter: 0), clock: clock))
         let endpoint = Endpoint<User>(json: .get, url: try apiURL("/users/1"))
         let error = try await #require(throws: HTTPTransportError.self) { try await transport.load(endpoint) }
         #expect(server.requests.count == 3)
         #expect(error.code == .unacceptableStatus(503))
         #expect(error.attempts == 3)
         #expect(error.description.contains("after 3 attempts"))
+        // The count travels in the error the retry middleware throws, with the last response and its body.
+        #expect(error.response?.statusCode == 503)
+        #expect(error.body?.text == "busy")
+        #expect(clock.sleeps.count == 2)
 
         // Without a retry middleware, one attempt is all there was.
         let once = try await #require(throws: HTTPTransportError.self) { try await server.load(endpoint) }
@@ -68,7 +72,7 @@ import TinyHTTPTransport
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func parsingDoesNotRunOnTheCallersActor() async throws {
         let caller = CallerActor()
-        let ranOnCaller = LockedBox<Bool?>(nil)
+        let ranOnCaller = Locked<Bool?>(nil)
         let executor = caller.executor
         let endpoint = Endpoint<User>(json: .get, url: try apiURL()).map { user in
             ranOnCaller.withLock { $0 = executor.isCurrent }
@@ -76,7 +80,7 @@ import TinyHTTPTransport
         }
         #expect(await caller.isOnOwnExecutor())
         _ = try await caller.load(endpoint, on: StubTransport(body: #"{"name":"Ada"}"#))
-        #expect(ranOnCaller.value == false)
+        #expect(ranOnCaller.withLock { $0 } == false)
     }
 }
 

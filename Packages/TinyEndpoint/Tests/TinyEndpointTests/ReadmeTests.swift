@@ -83,13 +83,14 @@ enum UserEndpoint: TinyAPIEndpoint {
             Endpoint(json: .get, url: baseURL.appendingRelative("users/\(login)"))
         }
         let names = userInfo(login: "objcio").map { $0.name }
-        let update = try Endpoint<()>(json: .put, url: profileURL, body: profile, headers: ["Authorization": token])
+        let update = Endpoint<()>(json: .put, url: profileURL, body: profile, headers: ["Authorization": token])
         let text = Endpoint<String>(.get, url: profileURL, accept: .plainText) { data in
             Result { String(decoding: data ?? Data(), as: UTF8.self) }
         }
         #expect(names.request.url?.absoluteString == "https://api.example.com/users/objcio")
         #expect(try await StubTransport(body: #"{"name":"objc.io"}"#).load(names) == "objc.io")
-        #expect(update.description == #"PUT https://api.example.com/me {"name":"Ada"}"#)
+        #expect(update.requestError == nil)
+        #expect(update.description == "PUT https://api.example.com/me (14 bytes)")
         #expect(update.request.value(forHTTPHeaderField: "Authorization") == token)
         #expect(try text.parse(Data("hello".utf8), nil).get() == "hello")
     }

@@ -1,6 +1,6 @@
 import Foundation
 import TinyEndpoint
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -12,7 +12,7 @@ final class StubTransport: HTTPTransport {
 
     private let handler: Handler
     /// The requests sent so far (the only mutable state, behind a lock).
-    private let recorded = LockedBox<[URLRequest]>([])
+    private let recorded = Locked<[URLRequest]>([])
 
     init(_ handler: @escaping Handler) { self.handler = handler }
 
@@ -29,7 +29,7 @@ final class StubTransport: HTTPTransport {
     }
 
     /// The requests sent so far.
-    var requests: [URLRequest] { recorded.value }
+    var requests: [URLRequest] { recorded.withLock { $0 } }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         recorded.withLock { $0.append(request) }
@@ -37,20 +37,29 @@ final class StubTransport: HTTPTransport {
     }
 }
 
-/// A value behind a lock.
-// @unchecked Sendable: `storage` is only read or written while `lock` is held (see `withLock`).
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: Value
+/// A test clock: every sleep returns at once (still noticing cancellation), moves `now` to its deadline and is
+/// recorded.
+final class RecordingClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
 
-    init(_ value: Value) { storage = value }
+    private let state = Locked((now: Instant(offset: .zero), sleeps: [Duration]()))
 
-    var value: Value { withLock { $0 } }
+    var now: Instant { state.withLock { $0.now } }
+    var minimumResolution: Duration { .zero }
+    /// The durations slept, in order.
+    var sleeps: [Duration] { state.withLock { $0.sleeps } }
 
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&storage)
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        state.withLock { state in
+            state.sleeps.append(state.now.duration(to: deadline))
+            state.now = max(state.now, deadline)
+        }
     }
 }
 

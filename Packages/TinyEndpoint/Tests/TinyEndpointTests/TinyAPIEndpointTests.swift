@@ -50,6 +50,17 @@ struct TestAPIEndpoint: TinyAPIEndpoint {
         ("https://x.dev", "/users/1", "https://x.dev/users/1"),
         ("https://x.dev/", "", "https://x.dev/"),
         ("http://127.0.0.1:8080/base", "/a b/ü", "http://127.0.0.1:8080/base/a%20b/%C3%BC"),
+        // The base URL's query, fragment, user, port and percent-encoding are kept; the path goes before the query.
+        ("https://x.dev/api/v4?key=k", "/users", "https://x.dev/api/v4/users?key=k"),
+        ("https://x.dev/v1#top", "/users", "https://x.dev/v1/users#top"),
+        ("https://ada:pw@x.dev:8443/v1/", "/a/b/", "https://ada:pw@x.dev:8443/v1/a/b/"),
+        ("https://x.dev/a%20b", "c d", "https://x.dev/a%20b/c%20d"),
+        ("https://x.dev///", "//users//1", "https://x.dev/users//1"),
+        // The path is text: `%`, `?` and `#` in it are sent literally, never as an escape, a query or a fragment.
+        ("https://x.dev/v1", "/items/a%2Fb", "https://x.dev/v1/items/a%252Fb"),
+        ("https://x.dev/v1", "/find?q=1#f", "https://x.dev/v1/find%3Fq=1%23f"),
+        ("https://x.dev", "/é/日本", "https://x.dev/%C3%A9/%E6%97%A5%E6%9C%AC"),
+        ("http://[::1]:8080/base", "/x", "http://[::1]:8080/base/x"),
     ])
     func appendsThePathToTheBaseURLsPath(base: String, path: String, expected: String) throws {
         let request = try TestAPIEndpoint(baseURL: base, path: path).makeRequest()
@@ -66,6 +77,37 @@ struct TestAPIEndpoint: TinyAPIEndpoint {
         #expect(
             try endpoint.makeRequest().url?.absoluteString
                 == "https://x.dev/api/search?key=k&q=swift%20%26%20c%2B%2B&page=2&flag")
+    }
+
+    @Test(arguments: [
+        ("https://x.dev/api", "", [URLQueryItem(name: "a", value: "1")], "https://x.dev/api?a=1"),
+        ("https://x.dev/api?", "/s", [URLQueryItem(name: "a", value: "1")], "https://x.dev/api/s?a=1"),
+        ("https://x.dev/api?k=1", "/s", [], "https://x.dev/api/s?k=1"),
+        ("https://x.dev/api", "/s", [], "https://x.dev/api/s"),
+        ("https://x.dev/api#f", "/s", [URLQueryItem(name: "a", value: "1")], "https://x.dev/api/s?a=1#f"),
+        (
+            "https://x.dev", "/s",
+            [URLQueryItem(name: "a b", value: "x=y&z"), URLQueryItem(name: "p", value: "1+1/2?#")],
+            "https://x.dev/s?a%20b=x%3Dy%26z&p=1%2B1%2F2%3F%23"
+        ),
+        (
+            "https://x.dev", "/s", [URLQueryItem(name: "q", value: "é"), URLQueryItem(name: "e", value: "")],
+            "https://x.dev/s?q=%C3%A9&e="
+        ),
+        (
+            "https://x.dev/s?b=%20x", "",
+            [URLQueryItem(name: "b", value: "y"), URLQueryItem(name: "b", value: "~-._")],
+            "https://x.dev/s?b=%20x&b=y&b=~-._"
+        ),
+    ])
+    func appendsQueryItemsPercentEncoded(base: String, path: String, items: [URLQueryItem], expected: String)
+        throws
+    {
+        let request = try TestAPIEndpoint(baseURL: base, path: path, queryItems: items).makeRequest()
+        #expect(request.url?.absoluteString == expected)
+        // What was appended reads back as it was given.
+        let read = try #require(request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) })
+        #expect(Array((read.queryItems ?? []).suffix(items.count)) == items)
     }
 
     @Test func sendsContentTypeOnlyWithABody() throws {

@@ -53,4 +53,64 @@ import TinyHTTPTransport
         let custom = HTTPRedaction(headers: [], queryParameters: [])
         #expect(error.description(redacting: custom).contains("api_key=k3y"))
     }
+
+    @Test func summaryIsTheMethodAndTheRedactedURLWithoutHeadersOrBody() throws {
+        let url = try #require(URL(string: "https://ada:s3cret@api.example.com/login?password=hunter2&next=%2Fhome"))
+        var request = URLRequest(method: .post, url: url)
+        request.setValue("Bearer t0ken", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(#"{"password":"b0dy"}"#.utf8)
+
+        let summary = HTTPRedaction.default.summary(of: request)
+
+        #expect(summary == "POST https://ada:***@api.example.com/login?password=***&next=%2Fhome")
+        for secret in ["s3cret", "hunter2", "t0ken", "b0dy"] {
+            #expect(!summary.contains(secret))
+        }
+        let custom = HTTPRedaction(headers: [], queryParameters: ["next"])
+        #expect(custom.summary(of: request) == "POST https://ada:***@api.example.com/login?password=hunter2&next=***")
+    }
+
+    @Test func summaryOfARequestWithoutMethodOrURL() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/a")))
+        request.httpMethod = nil
+        #expect(HTTPRedaction.default.summary(of: request) == "GET https://api.example.com/a")
+        request.httpMethod = "DELETE"
+        request.url = nil
+        #expect(HTTPRedaction.default.summary(of: request) == "DELETE (no URL)")
+    }
+
+    @Test func previewShowsShortBodiesWhole() {
+        #expect(HTTPRedaction.preview(of: Data()) == "(empty)")
+        #expect(HTTPRedaction.preview(of: Data(#"{"error":"nope"}"#.utf8)) == #"{"error":"nope"}"#)
+        let exactly200 = Data(String(repeating: "a", count: 200).utf8)
+        #expect(HTTPRedaction.preview(of: exactly200) == String(repeating: "a", count: 200))
+    }
+
+    @Test func previewCutsLongBodiesAndSaysTheirSize() {
+        let body = Data((String(repeating: "a", count: 200) + "bc").utf8)
+        #expect(HTTPRedaction.preview(of: body) == String(repeating: "a", count: 200) + "… (202 bytes)")
+        #expect(HTTPRedaction.preview(of: Data("hello world".utf8), limit: 5) == "hello… (11 bytes)")
+        #expect(HTTPRedaction.preview(of: Data("hello".utf8), limit: 5) == "hello")
+        #expect(HTTPRedaction.preview(of: Data("hello".utf8), limit: 0) == "… (5 bytes)")
+        #expect(HTTPRedaction.preview(of: Data(), limit: 0) == "(empty)")
+    }
+
+    @Test func previewOfBytesThatAreNotUTF8ReplacesThem() {
+        #expect(HTTPRedaction.preview(of: Data([0x6F, 0x6B, 0xFF])) == "ok\u{FFFD}")
+    }
+
+    @Test func errorDescriptionsUseTheSummaryAndThePreview() throws {
+        let url = try #require(URL(string: "https://api.example.com/a?api_key=k3y"))
+        let request = URLRequest(method: .put, url: url)
+        let response = try reply(request, 500).1
+        let body = Data(String(repeating: "x", count: 250).utf8)
+        let error = HTTPTransportError(.unacceptableStatus(500), request: request, response: response, body: body)
+        #expect(
+            error.description
+                == "HTTP request unacceptable status 500: \(HTTPRedaction.default.summary(of: request)), body: "
+                + HTTPRedaction.preview(of: body))
+        #expect(error.description.hasSuffix("… (250 bytes)"))
+        let empty = HTTPTransportError(.unacceptableStatus(500), request: request, response: response, body: Data())
+        #expect(!empty.description.contains("body"))
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
-import TinyHTTPTransport
+
+@_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -17,22 +18,12 @@ struct ClosureTransport: HTTPTransport {
 }
 
 /// A list that closures running concurrently append to.
-// @unchecked Sendable: `items` is only read and written while holding `lock`.
-final class Recorder<Item: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Item] = []
+final class Recorder<Item: Sendable>: Sendable {
+    private let items = Locked<[Item]>([])
 
-    func append(_ item: Item) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
+    func append(_ item: Item) { items.withLock { $0.append(item) } }
 
-    var all: [Item] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
+    var all: [Item] { items.withLock { $0 } }
 }
 
 /// A response to `request` (or to `/`) with `status`, `headers` and a text body.
@@ -45,37 +36,50 @@ func reply(
     return (Data(body.utf8), response)
 }
 
-/// A clock whose waits are instant and recorded, and whose time stands still unless a test moves it.
-struct TestClock: Sendable {
-    let sleeps = Recorder<Double>()
-    let times = Recorder<Double>()
-
-    /// Each call of `now` returns the next of `times`' values (the last one forever), or 0.
-    var clock: MiddlewareClock {
-        let sleeps = sleeps
-        let ticks = Ticker()
-        let times = times
-        return MiddlewareClock(
-            now: { ticks.next(from: times.all) },
-            sleep: { seconds in
-                sleeps.append(seconds)
-                try Task.checkCancellation()
-            })
+/// A test clock whose time stands still unless a test moves it (``advance(by:)``) or something sleeps on it.
+///
+/// Each sleep is recorded and moves `now` to its deadline. It returns at once, unless the clock was made with
+/// `sleepsUntilCancelled`: then it waits until its task is cancelled (for the cancellation tests), after yielding
+/// the duration to ``started``.
+final class RecordingClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
-}
 
-// @unchecked Sendable: `index` is only read and written while holding `lock`.
-final class Ticker: @unchecked Sendable {
-    private let lock = NSLock()
-    private var index = 0
+    private let state = Locked((now: Instant(offset: .zero), sleeps: [Duration]()))
+    private let sleepsUntilCancelled: Bool
+    private let startedSleeping: AsyncStream<Duration>.Continuation
+    /// The duration of each sleep, as it starts.
+    let started: AsyncStream<Duration>
 
-    func next(from values: [Double]) -> Double {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let last = values.last else { return 0 }
-        let value = index < values.count ? values[index] : last
-        index += 1
-        return value
+    init(sleepsUntilCancelled: Bool = false) {
+        self.sleepsUntilCancelled = sleepsUntilCancelled
+        (started, startedSleeping) = AsyncStream.makeStream(of: Duration.self)
+    }
+
+    var now: Instant { state.withLock { $0.now } }
+    var minimumResolution: Duration { .zero }
+    /// The durations slept, in order.
+    var sleeps: [Duration] { state.withLock { $0.sleeps } }
+
+    /// Moves `now` on by `duration`, as if that much time had passed.
+    func advance(by duration: Duration) { state.withLock { $0.now = $0.now.advanced(by: duration) } }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        let duration = state.withLock { state in
+            let duration = state.now.duration(to: deadline)
+            state.sleeps.append(duration)
+            state.now = max(state.now, deadline)
+            return duration
+        }
+        startedSleeping.yield(duration)
+        if sleepsUntilCancelled {
+            while true { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
+        }
+        try Task.checkCancellation()
     }
 }
 

@@ -42,7 +42,7 @@ import TinyHTTPTransport
         let transport = ClosureTransport { request in
             seen.append(request.value(forHTTPHeaderField: "Authorization") ?? "none")
             return try reply(request, seen.all.count == 1 ? 503 : 200)
-        }.with(.retry(RetryPolicy(jitter: 0), clock: TestClock().clock), .authorization(StaticCredential()))
+        }.with(.retry(RetryPolicy(jitter: 0), clock: RecordingClock()), .authorization(StaticCredential()))
 
         _ = try await transport.send(URLRequest(method: .get, url: testURL))
 
@@ -81,36 +81,63 @@ import TinyHTTPTransport
         #expect(seen.all == ["Tiny/2.0"])
     }
 
-    @Test func metricsReportStartFinishDurationBytesAndAttempts() async throws {
-        let clock = TestClock()
-        for time in [10.0, 10.25, 20, 20.5] { clock.times.append(time) }
-        let started = Recorder<Int>()
+    @Test func metricsReportStartFinishDurationAndBytes() async throws {
+        let clock = RecordingClock()
+        let started = Recorder<URLRequest>()
         let finished = Recorder<HTTPExchangeMetrics>()
         let transport = ClosureTransport { request in
-            try reply(request, started.all.count == 1 ? 503 : 200, body: "12345")
+            // The first exchange takes a quarter of a second on the injected clock, the second half a second.
+            let first = started.all.count == 1
+            clock.advance(by: first ? .milliseconds(250) : .milliseconds(500))
+            return try reply(request, first ? 503 : 200, body: "12345")
         }.with(
-            .retry(RetryPolicy(jitter: 0), clock: clock.clock),
-            .metrics(clock: clock.clock, started: { _, attempt in started.append(attempt) }) { finished.append($0) })
+            .retry(RetryPolicy(jitter: 0), clock: RecordingClock()),
+            .metrics(clock: clock, started: { started.append($0) }) { finished.append($0) })
         var request = URLRequest(method: .put, url: testURL)
         request.httpBody = Data("abc".utf8)
 
         _ = try await transport.send(request)
 
-        #expect(started.all == [1, 2])
+        #expect(started.all == [request, request])
         let metrics = finished.all
-        #expect(metrics.map(\.attempt) == [1, 2])
+        #expect(metrics.map(\.request) == [request, request])
         #expect(metrics.map(\.statusCode) == [503, 200])
-        #expect(metrics.map(\.duration) == [0.25, 0.5])
+        #expect(metrics.map(\.duration) == [.milliseconds(250), .milliseconds(500)])
         #expect(metrics.map(\.requestBytes) == [3, 3])
         #expect(metrics.map(\.responseBytes) == [5, 5])
         #expect(metrics.allSatisfy { $0.error == nil })
+    }
+
+    /// Above the retry middleware, a request is reported once; the attempts it took are in the error it failed with.
+    @Test func metricsAboveRetryReportTheRequestOnceWithTheAttemptsInTheError() async throws {
+        let clock = RecordingClock()
+        let finished = Recorder<HTTPExchangeMetrics>()
+        let transport = ClosureTransport { request in
+            clock.advance(by: .seconds(1))
+            return try reply(request, 503)
+        }.with(
+            .metrics(clock: clock) { finished.append($0) },
+            .retry(RetryPolicy(maxAttempts: 3, baseDelay: .seconds(2), jitter: 0), clock: clock))
+
+        await #expect(throws: HTTPTransportError.self) {
+            try await transport.send(URLRequest(method: .get, url: testURL))
+        }
+
+        let metrics = try #require(finished.all.first)
+        #expect(finished.all.count == 1)
+        // Three sends of a second each and the waits between them (2 s, then 4 s), all on the same clock.
+        #expect(metrics.duration == .seconds(9))
+        #expect(metrics.response == nil)
+        let error = try #require(metrics.error as? HTTPTransportError)
+        #expect(error.code == .unacceptableStatus(503))
+        #expect(error.attempts == 3)
     }
 
     @Test func metricsReportFailures() async throws {
         let finished = Recorder<HTTPExchangeMetrics>()
         let transport = ClosureTransport { request in
             throw HTTPTransportError(.cannotConnect, request: request)
-        }.with(.metrics(clock: TestClock().clock) { finished.append($0) })
+        }.with(.metrics(clock: RecordingClock()) { finished.append($0) })
 
         await #expect(throws: HTTPTransportError.self) {
             try await transport.send(URLRequest(method: .get, url: testURL))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TinyHTTPTransport
+
+@_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -20,40 +21,21 @@ func loadTodo(id: Int, baseURL: URL, transport: any HTTPTransport = URLSessionTr
 private final class CannedTransport: HTTPTransport {
     let status: Int
     let body: Data
-    private let lastRequest = LockedRequest()
+    private let lastRequest = Locked<URLRequest?>(nil)
 
     init(status: Int, body: String) {
         self.status = status
         self.body = Data(body.utf8)
     }
 
-    var request: URLRequest? { lastRequest.value }
+    var request: URLRequest? { lastRequest.withLock { $0 } }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        lastRequest.value = request
+        lastRequest.withLock { $0 = request }
         guard let url = request.url,
             let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: nil)
         else { throw HTTPTransportError(.invalidRequest, request: request) }
         return (body, response)
-    }
-}
-
-// @unchecked Sendable: `stored` is only read and written while holding `lock`.
-private final class LockedRequest: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: URLRequest?
-
-    var value: URLRequest? {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return stored
-        }
-        set {
-            lock.lock()
-            stored = newValue
-            lock.unlock()
-        }
     }
 }
 
@@ -95,7 +77,7 @@ func makeMiddlewareTransport(tokens: SessionTokens, base: any HTTPTransport = UR
     -> MiddlewareTransport
 {
     base.with(
-        .retry(RetryPolicy(maxAttempts: 3, baseDelay: 0.5)),  // each attempt goes through the ones below
+        .retry(RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500))),  // each attempt goes through the ones below
         .authorization(tokens),
         .userAgent("MyApp/1.0"))
 }

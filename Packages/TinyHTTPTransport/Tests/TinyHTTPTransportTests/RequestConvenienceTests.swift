@@ -47,7 +47,7 @@ import TinyHTTPTransport
         var request = URLRequest(url: url)
         // `setValue(_:forHTTPHeaderField:)` drops such values silently on Linux; `allHTTPHeaderFields` keeps them.
         request.allHTTPHeaderFields = ["Accept": "fine", "X-Trace": value]
-        let error = try #require(throws: HTTPTransportError.self) { try request.validateHeaders() }
+        let error = try #require(throws: HTTPTransportError.self) { try request.validate() }
         #expect(error.code == .invalidRequest)
         #expect(error.message == #"the value of the header "X-Trace" contains CR, LF or NUL"#)
         #expect(!error.description.contains("Injected"))
@@ -57,7 +57,7 @@ import TinyHTTPTransport
     @Test func lineBreaksInNamesAreRefused() throws {
         var request = URLRequest(url: url)
         request.allHTTPHeaderFields = ["X-A\r\nX-B": "value"]
-        let error = try #require(throws: HTTPTransportError.self) { try request.validateHeaders() }
+        let error = try #require(throws: HTTPTransportError.self) { try request.validate() }
         #expect(error.code == .invalidRequest)
         #expect(error.message?.hasPrefix("the header name") == true)
     }
@@ -99,7 +99,7 @@ import TinyHTTPTransport
 
         // `setValue` loses a value with CR/LF on Linux; `setHeader` keeps it, so sending refuses the request.
         request.setHeader("X-Evil", "a\r\nX-Injected: 1")
-        let error = #expect(throws: HTTPTransportError.self) { try request.validateHeaders() }
+        let error = #expect(throws: HTTPTransportError.self) { try request.validate() }
         #expect(error?.code == .invalidRequest)
         #expect(error?.description.contains("X-Evil") == true)
     }
@@ -110,11 +110,11 @@ import TinyHTTPTransport
         request.setValue("old", forHTTPHeaderField: "accept")
         request.httpAccept("application/json\r\nX-Injected: 1")
         #expect(request.allHTTPHeaderFields == ["Accept": "application/json\r\nX-Injected: 1"])
-        #expect(throws: HTTPTransportError.self) { try request.validateHeaders() }
+        #expect(throws: HTTPTransportError.self) { try request.validate() }
 
         request = URLRequest(url: url)
         request.httpContentType("text/plain\nX-Injected: 1")
-        let error = try #require(throws: HTTPTransportError.self) { try request.validateHeaders() }
+        let error = try #require(throws: HTTPTransportError.self) { try request.validate() }
         #expect(error.message == #"the value of the header "Content-Type" contains CR, LF or NUL"#)
     }
 
@@ -122,22 +122,54 @@ import TinyHTTPTransport
     func methodsThatAreNotTokensAreRefused(method: String) throws {
         var request = URLRequest(url: url)
         request.httpMethod = method
-        let error = try #require(throws: HTTPTransportError.self) { try request.validateMethod() }
+        let error = try #require(throws: HTTPTransportError.self) { try request.validate() }
         #expect(error.code == .invalidRequest)
         #expect(error.message == "the method \(method.debugDescription) is not an HTTP token")
+        #expect(error.request == request)
     }
 
     @Test(arguments: [nil, "GET", "PROPFIND", "M-SEARCH", "X_CUSTOM.1"])
     func tokenMethodsPass(method: String?) throws {
         var request = URLRequest(url: url)
         request.httpMethod = method
-        try request.validateMethod()
+        try request.validate()
     }
 
     @Test func ordinaryHeadersPass() throws {
         var request = URLRequest(url: url)
         request.setValue("Bearer abc.def", forHTTPHeaderField: "Authorization")
         request.setValue("text/html, application/json;q=0.9", forHTTPHeaderField: "Accept")
-        try request.validateHeaders()
+        try request.validate()
+    }
+
+    @Test func aRequestWithoutURLIsRefused() throws {
+        var request = URLRequest(url: url)
+        request.url = nil
+        let error = try #require(throws: HTTPTransportError.self) { try request.validate() }
+        #expect(error.code == .invalidRequest)
+        #expect(error.message == "the request has no URL")
+        #expect(error.request == request)
+    }
+
+    /// The URL is checked first, then the method, then the headers: the first problem is the one named.
+    @Test func theFirstProblemIsNamed() throws {
+        var request = URLRequest(url: url)
+        request.httpMethod = "GET /"
+        request.allHTTPHeaderFields = ["X-Bad": "a\nb"]
+        let badMethod = try #require(throws: HTTPTransportError.self) { try request.validate() }
+        #expect(badMethod.message == #"the method "GET /" is not an HTTP token"#)
+
+        request.url = nil
+        let noURL = try #require(throws: HTTPTransportError.self) { try request.validate() }
+        #expect(noURL.message == "the request has no URL")
+    }
+
+    @Test func aHeaderNameThatIsNotATokenIsRefusedForTheWholeRequest() throws {
+        var request = URLRequest(url: url)
+        request.allHTTPHeaderFields = ["Bad Name": "x", "Accept": "a"]
+        let error = try #require(throws: HTTPTransportError.self) { try request.validate() }
+        #expect(error.code == .invalidRequest)
+        #expect(error.message == #"the header name "Bad Name" is not an HTTP token"#)
+        #expect(error.request == request)
     }
 }

@@ -34,7 +34,9 @@ import TinyHTTPTransport
 
     @Test func validateStatusPassesAcceptedCodes() throws {
         try validateStatus(response: try response(204), body: Data(), request: nil)
-        try validateStatus(response: try response(304), body: Data(), request: nil, accepting: expectedStatus([304]))
+        try validateStatus(
+            response: try response(304), body: Data(), request: nil, expectedStatusCode: expectedStatus([304]))
+        try validateStatus(response: try response(418), body: Data(), request: nil) { $0 == 418 }
     }
 
     @Test func validateStatusThrowsWithResponseAndBody() throws {
@@ -47,5 +49,33 @@ import TinyHTTPTransport
         #expect(error.statusCode == 410)
         #expect(error.body == body)
         #expect(error.request == request)
+    }
+
+    /// `expectedStatusCode` decides alone: a 2xx it does not accept is refused, with the response and body.
+    @Test func validateStatusRefusesWhatExpectedStatusCodeRefuses() throws {
+        let request = URLRequest(method: .get, url: url)
+        let body = Data("fresh".utf8)
+        let error = try #require(throws: HTTPTransportError.self) {
+            try validateStatus(
+                response: try response(200), body: body, request: request, expectedStatusCode: expectedStatus([304]))
+        }
+        #expect(error.code == .unacceptableStatus(200))
+        #expect(error.body == body)
+        #expect(error.request == request)
+
+        let range = try #require(throws: HTTPTransportError.self) {
+            try validateStatus(
+                response: try response(404), body: Data(), request: nil, expectedStatusCode: expectedStatus(200..<400))
+        }
+        #expect(range.code == .unacceptableStatus(404))
+        #expect(range.request == nil)
+    }
+
+    /// The default accepts 2xx only: a 304 without `expectedStatusCode` is refused.
+    @Test func validateStatusDefaultsToExpected200to300() throws {
+        let error = try #require(throws: HTTPTransportError.self) {
+            try validateStatus(response: try response(304), body: Data(), request: nil)
+        }
+        #expect(error.code == .unacceptableStatus(304))
     }
 }

@@ -14,7 +14,7 @@ import Testing
             let configuration = URLSessionConfiguration.ephemeral
             configuration.protocolClasses = [StubProtocol.self]
             let transport = URLSessionTransport(configuration: configuration)
-            delegate = transport.challenges
+            delegate = transport.session.delegate as? AuthenticationChallengeHandler
             var request = URLRequest(url: try #require(URL(string: "https://stub.example/a")))
             request.setValue("status 200", forHTTPHeaderField: "X-Stub")
             _ = try await transport.send(request)
@@ -35,7 +35,8 @@ import Testing
         request.setValue("status 202", forHTTPHeaderField: "X-Stub")
         do {
             let transport = URLSessionTransport(session: session)
-            #expect(transport.challenges == nil)
+            #expect(transport.session === session)
+            #expect(transport.session.delegate == nil)
             #expect(try await transport.send(request).1.statusCode == 202)
         }
         #expect(try await session.send(request).1.statusCode == 202)

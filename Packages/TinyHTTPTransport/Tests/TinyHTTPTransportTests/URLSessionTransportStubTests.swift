@@ -127,7 +127,7 @@ final class StubProtocol: URLProtocol {
     }
 
     @Test func configurationIsKept() {
-        #expect(transport.configuration.protocolClasses?.contains { $0 == StubProtocol.self } == true)
+        #expect(transport.session.configuration.protocolClasses?.contains { $0 == StubProtocol.self } == true)
     }
 }
 

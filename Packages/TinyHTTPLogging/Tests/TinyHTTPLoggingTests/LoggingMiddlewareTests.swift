@@ -3,7 +3,7 @@ import InMemoryLogging
 import Logging
 import Testing
 import TinyHTTPLogging
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -34,24 +34,43 @@ func memoryLogger(level: Logger.Level) -> (Logger, InMemoryLogHandler) {
     return (logger, handler)
 }
 
-/// A clock whose `now` returns `times` in turn (the last one forever) and whose waits are instant.
-func steppingClock(_ times: [Double]) -> MiddlewareClock {
-    let index = Counter()
-    return MiddlewareClock(
-        now: { times[min(index.next(), times.count - 1)] },
-        sleep: { _ in try Task.checkCancellation() })
+/// A test clock whose time stands still unless a test moves it (``advance(by:)``) or something sleeps on it: each
+/// sleep returns at once, moves `now` to its deadline and is recorded.
+final class RecordingClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let state = Locked((now: Instant(offset: .zero), sleeps: [Duration]()))
+
+    var now: Instant { state.withLock { $0.now } }
+    var minimumResolution: Duration { .zero }
+    /// The durations slept, in order.
+    var sleeps: [Duration] { state.withLock { $0.sleeps } }
+
+    /// Moves `now` on by `duration`, as if that much time had passed.
+    func advance(by duration: Duration) { state.withLock { $0.now = $0.now.advanced(by: duration) } }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        state.withLock { state in
+            state.sleeps.append(state.now.duration(to: deadline))
+            state.now = max(state.now, deadline)
+        }
+    }
 }
 
-// @unchecked Sendable: `value` is only read and written while holding `lock`.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value - 1
+/// A count that concurrent closures take numbers from: 0, 1, 2, …
+func counter() -> @Sendable () -> Int {
+    let count = Locked(0)
+    return {
+        count.withLock { count in
+            defer { count += 1 }
+            return count
+        }
     }
 }
 
@@ -61,9 +80,12 @@ final class Counter: @unchecked Sendable {
     /// A GET carrying every kind of secret, answered by a 200 that sets a cookie.
     func exchange(level: Logger.Level, redaction: HTTPRedaction = .default) async throws -> [InMemoryLogHandler.Entry] {
         let (logger, handler) = memoryLogger(level: level)
+        let clock = RecordingClock()
         let transport = ClosureTransport { request in
-            try reply(request, 200, headers: ["Set-Cookie": "id=s3ssion", "X-Server": "fox"], body: #"{"ok":true}"#)
-        }.with(.logging(logger, redaction: redaction, clock: steppingClock([1, 1.012])))
+            clock.advance(by: .milliseconds(12))
+            return try reply(
+                request, 200, headers: ["Set-Cookie": "id=s3ssion", "X-Server": "fox"], body: #"{"ok":true}"#)
+        }.with(.logging(logger, redaction: redaction, clock: clock))
         let url = try #require(URL(string: "https://api.example.com/items?page=2&api_key=k3y&sig=s1g"))
         var request = URLRequest(method: .get, url: url)
         request.setValue("Bearer t0ken", forHTTPHeaderField: "Authorization")
@@ -143,9 +165,11 @@ final class Counter: @unchecked Sendable {
 
     @Test func failuresAreLoggedAtWarningWithoutSecrets() async throws {
         let (logger, handler) = memoryLogger(level: .info)
+        let clock = RecordingClock()
         let transport = ClosureTransport { request in
+            clock.advance(by: .milliseconds(2500))
             throw HTTPTransportError(mapping: URLError(.timedOut), request: request)
-        }.with(.logging(logger, clock: steppingClock([0, 2.5])))
+        }.with(.logging(logger, clock: clock))
         let url = try #require(URL(string: "https://api.example.com/me?access_token=t0ken"))
 
         await #expect(throws: HTTPTransportError.self) {
@@ -164,12 +188,12 @@ final class Counter: @unchecked Sendable {
 
     @Test func eachAttemptIsLoggedBelowTheRetryMiddleware() async throws {
         let (logger, handler) = memoryLogger(level: .info)
-        let count = Counter()
+        let next = counter()
         let transport = ClosureTransport { request in
-            try reply(request, count.next() == 0 ? 503 : 200)
+            try reply(request, next() == 0 ? 503 : 200)
         }.with(
-            .retry(RetryPolicy(jitter: 0), clock: steppingClock([0])),
-            .logging(logger, clock: steppingClock([0])))
+            .retry(RetryPolicy(jitter: 0), clock: RecordingClock()),
+            .logging(logger, clock: RecordingClock()))
         let url = try #require(URL(string: "https://api.example.com/items"))
 
         _ = try await transport.send(URLRequest(method: .get, url: url))
@@ -178,15 +202,15 @@ final class Counter: @unchecked Sendable {
             handler.entries.map(\.message.description) == [
                 "→ GET https://api.example.com/items (0 bytes)",
                 "← 503 GET https://api.example.com/items (0 bytes, 0 ms)",
-                "→ GET https://api.example.com/items (attempt 2) (0 bytes)",
-                "← 200 GET https://api.example.com/items (attempt 2) (0 bytes, 0 ms)",
+                "→ GET https://api.example.com/items (0 bytes)",
+                "← 200 GET https://api.example.com/items (0 bytes, 0 ms)",
             ])
     }
 
     @Test func logsAtTheChosenLevel() async throws {
         let (logger, handler) = memoryLogger(level: .debug)
         let transport = ClosureTransport { request in try reply(request, 204) }
-            .with(.logging(logger, level: .debug, clock: steppingClock([0])))
+            .with(.logging(logger, level: .debug, clock: RecordingClock()))
         let url = try #require(URL(string: "https://api.example.com/items"))
         var request = URLRequest(method: .post, url: url)
         request.httpBody = Data("abc".utf8)
@@ -195,5 +219,62 @@ final class Counter: @unchecked Sendable {
 
         #expect(handler.entries.map(\.level) == [.debug, .debug])
         #expect(handler.entries.first?.message.description == "→ POST https://api.example.com/items (3 bytes)")
+    }
+
+    /// Above the retry middleware, a status that persists is one failure line, saying how many attempts it took.
+    @Test func aPersistingStatusIsLoggedAboveTheRetryMiddlewareAsAFailureWithItsAttempts() async throws {
+        let (logger, handler) = memoryLogger(level: .info)
+        let clock = RecordingClock()
+        let transport = ClosureTransport { request in
+            clock.advance(by: .milliseconds(100))
+            return try reply(request, 503, body: "busy")
+        }.with(
+            .logging(logger, clock: clock),
+            .retry(RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), jitter: 0), clock: clock))
+        let url = try #require(URL(string: "https://api.example.com/items"))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await transport.send(URLRequest(method: .get, url: url))
+        }
+
+        #expect(error.attempts == 3)
+        #expect(handler.entries.map(\.level) == [.info, .warning])
+        // Three sends of 100 ms and the waits of 1 s and 2 s between them, on the logging's clock.
+        #expect(
+            handler.entries.last?.message.description
+                == "✗ GET https://api.example.com/items failed after 3300 ms: HTTP request unacceptable status 503, "
+                + "after 3 attempts, body: busy")
+        #expect(clock.sleeps == [.seconds(1), .seconds(2)])
+    }
+
+    @Test func theDurationIsRoundedToWholeMilliseconds() async throws {
+        let (logger, handler) = memoryLogger(level: .info)
+        let clock = RecordingClock()
+        let transport = ClosureTransport { request in
+            clock.advance(by: .microseconds(1_499_600))
+            return try reply(request, 200)
+        }.with(.logging(logger, clock: clock))
+        let url = try #require(URL(string: "https://api.example.com/items"))
+
+        _ = try await transport.send(URLRequest(method: .get, url: url))
+
+        #expect(
+            handler.entries.last?.message.description == "← 200 GET https://api.example.com/items (0 bytes, 1500 ms)")
+    }
+
+    /// The trace metadata's body is `HTTPRedaction.preview(of:limit:)` with a limit of 1000 bytes.
+    @Test func traceBodiesAreEmptyMarkedAndCutAfterAThousandBytes() async throws {
+        let (logger, handler) = memoryLogger(level: .trace)
+        let long = String(repeating: "x", count: 1_000) + "yz"
+        let transport = ClosureTransport { request in try reply(request, 200, body: long) }
+            .with(.logging(logger, clock: RecordingClock()))
+        let url = try #require(URL(string: "https://api.example.com/items"))
+
+        _ = try await transport.send(URLRequest(method: .get, url: url))
+
+        let entries = handler.entries
+        #expect(entries.count == 4)
+        #expect(entries.first { $0.level == .trace }?.metadata["body"] == "(empty)")
+        #expect(entries.last?.metadata["body"] == .string(String(repeating: "x", count: 1_000) + "… (1002 bytes)"))
     }
 }

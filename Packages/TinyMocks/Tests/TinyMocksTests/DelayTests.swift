@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TinyEndpoint
 import TinyHTTPTransport
 
 @testable import TinyMocks
@@ -9,20 +10,18 @@ import TinyHTTPTransport
 #endif
 
 @Suite struct DelayTests {
-    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
     @Test func theMockDelayIsWaitedOnTheInjectedClock() async throws {
         let clock = RecordingClock()
-        let mock = MockTransport(files: fixtures, delay: .demo, clock: MockClock(clock))
+        let mock = MockTransport(files: fixtures, delay: .milliseconds(800), clock: clock)
         _ = try await mock.send(request(.get, "https://h/users"))
         _ = try await mock.send(request(.get, "https://h/users/1"))
         #expect(clock.sleeps == [.milliseconds(800), .milliseconds(800)])
         #expect(clock.now.offset == .milliseconds(1600))
     }
 
-    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
     @Test func aRouteDelayOverridesTheMockDelay() async throws {
         let clock = RecordingClock()
-        let mock = MockTransport(delay: .preview, clock: MockClock(clock))
+        let mock = MockTransport(delay: .milliseconds(200), clock: clock)
         mock.register(.get, "/slow", delay: .seconds(2.5), .status(200))
         mock.register(.get, "/instant", delay: .zero, .status(200))
         mock.register(.get, "/default", .status(200))
@@ -33,23 +32,25 @@ import TinyHTTPTransport
     }
 
     @Test func noDelayNeverSleeps() async throws {
-        let mock = MockTransport(files: fixtures, clock: MockClock { _ in Issue.record("slept") })
+        let clock = RecordingClock()
+        let mock = MockTransport(files: fixtures, clock: clock)
         _ = try await mock.send(request(.get, "https://h/users"))
+        #expect(clock.sleeps.isEmpty)
     }
 
-    @Test func theImmediateClockSkipsDelays() async throws {
-        let mock = MockTransport(files: fixtures, delay: .seconds(3600), clock: .immediate)
+    /// What `MockClock.immediate` did: a test clock skips an hour's delay, and says it was asked to wait it.
+    @Test(.timeLimit(.minutes(1)))
+    func aTestClockSkipsDelays() async throws {
+        let clock = RecordingClock()
+        let mock = MockTransport(files: fixtures, delay: .seconds(3600), clock: clock)
         #expect(try await mock.send(request(.get, "https://h/users")).1.statusCode == 200)
+        #expect(clock.sleeps == [.seconds(3600)])
     }
 
     @Test(.timeLimit(.minutes(1)))
     func cancellingDuringTheDelayThrowsCancelled() async throws {
         let (started, continuation) = AsyncStream.makeStream(of: Void.self)
-        let clock = MockClock { nanoseconds in
-            continuation.yield()
-            try await Task.sleep(nanoseconds: nanoseconds)
-        }
-        let mock = MockTransport(files: fixtures, delay: .seconds(3600), clock: clock)
+        let mock = MockTransport(files: fixtures, delay: .seconds(3600), clock: AnnouncingClock(started: continuation))
         let users = try request(.get, "https://h/users")
         let task = Task { try await mock.send(users) }
         var iterator = started.makeAsyncIterator()
@@ -75,32 +76,45 @@ import TinyHTTPTransport
         #expect(mock.requests.count == 1)
     }
 
-    @Test func presetsMatchTheSeed() {
-        #expect(MockDelay.demo == .milliseconds(800))
-        #expect(MockDelay.preview == .milliseconds(200))
-        #expect(MockDelay.testing == .zero)
-        #expect(MockDelay.demo > MockDelay.preview)
-        #expect(MockTransport.demo(files: fixtures).delay == .demo)
-        #expect(MockTransport.preview(files: fixtures).delay == .preview)
-        #expect(MockTransport.testing(files: fixtures).delay == .zero)
+    /// tinyAPI's presets keep their delays; the removed preset functions are the initialiser with a delay.
+    @Test func presetsMatchTheSeed() async throws {
+        #expect(MockTinyAPIClient.demo.transport.delay == .milliseconds(800))
+        #expect(MockTinyAPIClient.preview.transport.delay == .milliseconds(200))
+        #expect(MockTinyAPIClient.testing.transport.delay == .zero)
+        #expect(MockTinyAPIClient.demo.transport.delay > MockTinyAPIClient.preview.transport.delay)
+        let clock = RecordingClock()
+        let demo = MockTinyAPIClient(files: fixtures, delay: .milliseconds(800), clock: clock)
+        _ = try await demo.requestData(UserEndpoint.list)
+        #expect(clock.sleeps == [.milliseconds(800)])
+        #expect(MockTransport(files: fixtures).delay == .zero)
     }
 
+    /// Any `Duration` is a delay: zero and negative ones answer at once, the rest is waited exactly, huge ones too.
     @Test(arguments: [
-        (MockDelay.seconds(.nan), UInt64(0)), (.seconds(-1), 0), (.seconds(.infinity), .max), (.seconds(1e30), .max),
-        (.seconds(0.25), 250_000_000), (.milliseconds(-5), 0), (.milliseconds(.max), .max),
+        (Duration.seconds(-1), [Duration]()), (.milliseconds(-5), []), (.zero, []),
+        (.seconds(0.25), [.milliseconds(250)]), (.nanoseconds(5), [.nanoseconds(5)]),
+        (.seconds(Int64.max), [.seconds(Int64.max)]),
     ])
-    func delaysNeverTrap(delay: MockDelay, nanoseconds: UInt64) {
-        #expect(delay.nanoseconds == nanoseconds)
+    func delaysNeverTrap(delay: Duration, sleeps: [Duration]) async throws {
+        let clock = RecordingClock()
+        let mock = MockTransport(files: fixtures, delay: delay, clock: clock)
+        #expect(try await mock.send(request(.get, "https://h/users")).1.statusCode == 200)
+        #expect(clock.sleeps == sleeps)
     }
+}
 
-    @Test func durationsBecomeDelays() {
-        guard #available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *) else { return }
-        #expect(MockDelay(.milliseconds(1500)) == .milliseconds(1500))
-        #expect(MockDelay(.seconds(-3)) == .zero)
-    }
+/// Real time, announcing each sleep as it starts.
+struct AnnouncingClock: Clock {
+    let started: AsyncStream<Void>.Continuation
+    private let base = ContinuousClock()
 
-    @Test func delaysDescribeThemselves() {
-        #expect(MockDelay.demo.description == "800 ms")
-        #expect(MockDelay(nanoseconds: 5).description == "5 ns")
+    init(started: AsyncStream<Void>.Continuation) { self.started = started }
+
+    var now: ContinuousClock.Instant { base.now }
+    var minimumResolution: Duration { base.minimumResolution }
+
+    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+        started.yield()
+        try await base.sleep(until: deadline, tolerance: tolerance)
     }
 }

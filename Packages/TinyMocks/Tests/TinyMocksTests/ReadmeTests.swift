@@ -35,9 +35,9 @@ struct APIClientDependency {
         let ada = CreateUserRequest(name: "Ada", email: "ada@example.com")
         let created = try await client.request(UserEndpoint.create(ada), as: User.self)
 
-        // Every request, in order: method, URL, headers, body.
+        // Every request, in order, as the URLRequest it was: method, URL, headers, body.
         #expect(mock.requests.map(\.method) == [.get, .post])
-        #expect(mock.requests.last?.header("Content-Type") == "application/json")
+        #expect(mock.requests.last?.value(forHTTPHeaderField: "Content-Type") == "application/json")
 
         #expect(users.count == 2)
         #expect(created.id == 3)
@@ -57,11 +57,22 @@ struct APIClientDependency {
     }
 
     @Test func mockClientAndDependencies() async throws {
-        let mockClient = MockTinyAPIClient.testing(files: .bundle(.module, subdirectory: "Fixtures"))
+        let mockClient = MockTinyAPIClient(files: .bundle(.module, subdirectory: "Fixtures"))
         let user = try await mockClient.request(UserEndpoint.detail(id: 1), as: User.self)
 
         #expect(user.name == "John Doe")
         #expect(APIClientDependency.preview.client is MockTinyAPIClient)
         #expect(APIClientDependency.mock.client is MockTinyAPIClient)
+    }
+
+    @Test func delays() async throws {
+        let testClock = RecordingClock()
+        let demo = MockTinyAPIClient(files: .bundle(.module, subdirectory: "Fixtures"), delay: .milliseconds(800))
+        let search = MockTransport(delay: .milliseconds(200), clock: testClock)
+        search.register(.get, "/search", query: ["q": "swift"], delay: .seconds(2), .json("[]"))
+
+        #expect(demo.transport.delay == .milliseconds(800))
+        _ = try await search.send(URLRequest(url: try #require(URL(string: "https://h/search?q=swift"))))
+        #expect(testClock.sleeps == [.seconds(2)])
     }
 }

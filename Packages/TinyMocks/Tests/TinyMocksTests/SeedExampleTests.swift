@@ -72,8 +72,8 @@ extension UserEndpoint: TinyAPIEndpoint {
         #expect(user == User(id: 999, name: "New User", email: "new@example.com"))
         let sent = try #require(mockClient.transport.requests.first)
         #expect(sent.method == .post)
-        #expect(try JSONDecoder().decode(CreateUserRequest.self, from: sent.body ?? Data()).name == "John")
-        #expect(sent.header("Content-Type") == "application/json")
+        #expect(try JSONDecoder().decode(CreateUserRequest.self, from: sent.httpBody ?? Data()).name == "John")
+        #expect(sent.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
     @Test func readsOneUserFromMockGetUsers1() async throws {
@@ -151,12 +151,15 @@ extension UserEndpoint: TinyAPIEndpoint {
     }
 
     @Test func presetsHaveTheirDelaysAndAreFreshOnEachAccess() {
-        #expect(MockTinyAPIClient.demo.transport.delay == .demo)
-        #expect(MockTinyAPIClient.preview.transport.delay == .preview)
+        #expect(MockTinyAPIClient.demo.transport.delay == .milliseconds(800))
+        #expect(MockTinyAPIClient.preview.transport.delay == .milliseconds(200))
         #expect(MockTinyAPIClient.testing.transport.delay == .zero)
         #expect(MockTinyAPIClient().transport.delay == .zero)
         #expect(MockTinyAPIClient.demo.transport !== MockTinyAPIClient.demo.transport)
-        #expect(MockTinyAPIClient.testing(files: fixtures).transport.files?.directory == fixtures.directory)
+        #expect(MockTinyAPIClient(files: fixtures).transport.files?.directory == fixtures.directory)
+        let demoOnFixtures = MockTinyAPIClient(files: fixtures, delay: .milliseconds(800))
+        #expect(demoOnFixtures.transport.delay == .milliseconds(800))
+        #expect(demoOnFixtures.transport.files?.directory == fixtures.directory)
     }
 
     @Test func encodingFailuresSurface() throws {

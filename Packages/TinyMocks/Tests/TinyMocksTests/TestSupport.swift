@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 @testable import TinyMocks
 
@@ -57,8 +57,8 @@ func transportError(
     return nil
 }
 
-/// A test clock: every sleep returns at once, moves `now` to its deadline and is recorded.
-@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+/// A test clock: every sleep returns at once (still noticing cancellation), moves `now` to its deadline and is
+/// recorded.
 final class RecordingClock: Clock, Sendable {
     struct Instant: InstantProtocol {
         var offset: Duration
@@ -67,7 +67,7 @@ final class RecordingClock: Clock, Sendable {
         static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
-    private let state = LockedBox((now: Instant(offset: .zero), sleeps: [Duration]()))
+    private let state = Locked((now: Instant(offset: .zero), sleeps: [Duration]()))
 
     var now: Instant { state.withLock { $0.now } }
     var minimumResolution: Duration { .zero }

@@ -156,7 +156,7 @@ import TinyKitTestServer
         await server.route("GET /flaky") { _ in
             await answers.next() ? .json(503, #"{"busy":true}"#) : .json(200, #"{"ok":true}"#)
         }
-        let policy = RetryPolicy(maxAttempts: 3, baseDelay: 0, jitter: 0)
+        let policy = RetryPolicy(maxAttempts: 3, baseDelay: .zero, jitter: 0)
 
         try await withClient { client in
             let transport = AsyncHTTPClientTransport(client: client).with(.retry(policy))
@@ -172,6 +172,27 @@ import TinyKitTestServer
             #expect(error.code == .cannotConnect)
             #expect(error.attempts == 3)
         }
+    }
+
+    /// A status that persists through the retries is thrown with the last response and body and the attempts made.
+    @Test func retryMiddlewareThrowsAPersistingStatusWithItsAttempts() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /busy", response: .json(503, #"{"busy":true}"#))
+
+        try await withClient { client in
+            let transport = AsyncHTTPClientTransport(client: client)
+                .with(.retry(RetryPolicy(maxAttempts: 3, baseDelay: .zero, jitter: 0)))
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await transport.send(URLRequest(url: server.url("/busy")))
+            }
+            #expect(error.code == .unacceptableStatus(503))
+            #expect(error.attempts == 3)
+            #expect(error.response?.statusCode == 503)
+            #expect(error.body == Data(#"{"busy":true}"#.utf8))
+            #expect(error.request?.url == server.url("/busy"))
+        }
+        #expect(server.requests.count == 3)
     }
 
     /// With AsyncHTTPClient's default (retrying connection establishment) this would wait for the whole 600 s

@@ -179,7 +179,7 @@ instructions() {  # client requests → total Ir of the whole process
 callgrind_all() {
     local base=20 counted=${CALLGRIND_REQUESTS:-200} repeats=${CALLGRIND_REPEATS:-3}
     local -A per
-    for client in raw endpoint client stateful ahc ahc-transport; do
+    for client in raw endpoint session client stateful ahc ahc-transport; do
         local values=() low high
         for _ in $(seq "$repeats"); do
             low=$(instructions "$client" "$base")
@@ -193,6 +193,7 @@ callgrind_all() {
         case $client in
         raw) name="raw URLSession + JSONDecoder" ;;
         endpoint) name="Endpoint + URLSessionTransport" baselines=(raw) ;;
+        session) name="Endpoint + URLSession.load" baselines=(raw) ;;
         client) name="TinyAPIClient.request" baselines=(raw) ;;
         stateful) name="StatefulEndpoint.reload" baselines=(raw) ;;
         ahc) name="raw AsyncHTTPClient + JSONDecoder" baselines=(raw:URLSession) ;;

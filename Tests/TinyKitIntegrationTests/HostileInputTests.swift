@@ -158,17 +158,22 @@ import TinyKitTestServer
         var values: [Double]
     }
 
-    @Test func bodiesThatFailToEncodeGiveAnEncodingError() throws {
+    /// The endpoint is made (TinyNetworking's initialisers do not throw); loading it throws the encoding error
+    /// before anything is sent: the server on port 1 is never contacted, so the error is not `cannotConnect`.
+    @Test func bodiesThatFailToEncodeGiveAnEncodingError() async throws {
         let url = try #require(URL(string: "http://127.0.0.1:1/items"))
-        #expect {
-            _ = try Endpoint<EmptyResponse>(json: .post, url: url, body: Refusing())
+        let refusing = Endpoint<EmptyResponse>(json: .post, url: url, body: Refusing())
+        await #expect {
+            try await URLSessionTransport.shared.load(refusing)
         } throws: { error in
             guard case EndpointError.encodingFailed(let type, _, let underlying) = error else { return false }
             return type.hasSuffix("Refusing") && underlying is Refusing.Refusal
         }
         for value in [Double.nan, .infinity, -.infinity] {
-            #expect {
-                _ = try Endpoint<Void>(json: .post, url: url, body: Measurement(values: [1, value]))
+            let endpoint = Endpoint<Void>(json: .post, url: url, body: Measurement(values: [1, value]))
+            #expect(endpoint.request.httpBody == nil)
+            await #expect {
+                try await URLSession.shared.load(endpoint)
             } throws: { error in
                 guard case EndpointError.encodingFailed(_, let codingPath, _) = error else { return false }
                 return codingPath == "values[1]"

@@ -25,7 +25,7 @@ private actor ExpiringTokens: CredentialProvider {
 @Suite struct MiddlewareIntegrationTests {
     let transport = URLSessionTransport(configuration: .ephemeral)
     /// Skips every wait (still noticing cancellation).
-    let instant = MiddlewareClock(now: { 0 }, sleep: { _ in try Task.checkCancellation() })
+    let instant = TestClock()
 
     @Test func retriesARealServiceUnavailableThenSucceeds() async throws {
         let server = try await TestServer.start()

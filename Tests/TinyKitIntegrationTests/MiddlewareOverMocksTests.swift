@@ -18,7 +18,7 @@ private actor RotatingTokens: CredentialProvider {
 
 /// The transport middleware over TinyMocks' `MockTransport`, under the consumers `load` and `StatefulEndpoint`.
 @Suite struct MiddlewareOverMocksTests {
-    let instant = MiddlewareClock(now: { 0 }, sleep: { _ in try Task.checkCancellation() })
+    let instant = TestClock()
 
     @Test func retryAndRefreshOverTheMockUnderLoadAndAStatefulEndpoint() async throws {
         let mock = MockTransport()
@@ -28,7 +28,7 @@ private actor RotatingTokens: CredentialProvider {
         let endpoint = Endpoint<[String]>(json: .get, url: try #require(URL(string: "https://api.example.com/todos")))
 
         #expect(try await bounded { try await transport.load(endpoint) } == ["a", "b"])
-        #expect(mock.requests.map { $0.header("Authorization") } == ["Bearer old", "Bearer old", "Bearer new"])
+        #expect(mock.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer old", "Bearer old", "Bearer new"])
         #expect(await tokens.refreshes == 1)
 
         let todos = StatefulEndpoint(endpoint: endpoint, transport: transport)
@@ -38,6 +38,6 @@ private actor RotatingTokens: CredentialProvider {
             return []
         }
         #expect(loaded == ["a", "b"])
-        #expect(mock.requests.last?.header("Authorization") == "Bearer new")
+        #expect(mock.requests.last?.value(forHTTPHeaderField: "Authorization") == "Bearer new")
     }
 }

@@ -39,7 +39,7 @@ import TinyKitTestServer
         /// The method, path and body of each request received, in order.
         var received: [(method: String, path: String, body: Data)] {
             if let server { return server.requests.map { ($0.method, $0.path, $0.body) } }
-            return (mock?.requests ?? []).map { ($0.method.rawValue, $0.url?.path ?? "", $0.body ?? Data()) }
+            return (mock?.requests ?? []).map { ($0.method.rawValue, $0.url?.path ?? "", $0.httpBody ?? Data()) }
         }
 
         var client: TinyAPIClient { TinyAPIClient(transport: transport) }
@@ -92,10 +92,7 @@ import TinyKitTestServer
                 server: server, mock: nil, mockDelays: nil)
         case .mock:
             let (delays, continuation) = AsyncStream.makeStream(of: Void.self)
-            let clock = MockClock { nanoseconds in
-                continuation.yield()
-                try await Task.sleep(nanoseconds: nanoseconds)
-            }
+            let clock = TestClock(waits: true) { _ in continuation.yield() }
             let mock = MockTransport(clock: clock)
             for route in routes {
                 let response = MockResponse.status(route.status, headers: route.headers, body: Data(route.body.utf8))

@@ -43,14 +43,14 @@ enum TinyNetworkingSeed {
             ["Authorization": "Basic " + "anystring:\(apiKey)".base64Encoded]
         }
 
-        func addContent(for episode: Episode, toCampaign campaignId: String) throws -> Endpoint<()> {
+        func addContent(for episode: Episode, toCampaign campaignId: String) -> Endpoint<()> {
             struct Edit: Codable {
                 var plain_text: String
                 var html: String
             }
             let body = Edit(plain_text: plainText(episode), html: html(episode))
             let url = base.appendingPathComponent("campaigns/\(campaignId)/content")
-            return try Endpoint<()>(json: .put, url: url, body: body, headers: authHeader)
+            return Endpoint<()>(json: .put, url: url, body: body, headers: authHeader)
         }
     }
 
@@ -128,7 +128,7 @@ extension Endpoint where A == TinyNetworkingSeed.PNGImage {
         await server.route("PUT /campaigns/c42/content", response: .empty(204))
         let mailchimp = Seed.Mailchimp(base: server.baseURL)
 
-        let endpoint = try mailchimp.addContent(for: Seed.Episode(title: "Networking"), toCampaign: "c42")
+        let endpoint = mailchimp.addContent(for: Seed.Episode(title: "Networking"), toCampaign: "c42")
         try await URLSessionTransport.shared.load(endpoint)
 
         let received = try #require(server.requests.first)

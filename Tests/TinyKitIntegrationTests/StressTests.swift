@@ -182,7 +182,7 @@ import TinyKit
         }
 
         #expect(wrong == 0)
-        let recorded = mock.requests.compactMap { $0.request.url?.query }
+        let recorded = mock.requests.compactMap { $0.url?.query }
         #expect(recorded.count == tasks * perTask)
         #expect(Set(recorded).count == tasks * perTask)
     }

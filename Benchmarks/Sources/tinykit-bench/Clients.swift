@@ -62,6 +62,16 @@ struct Client: Sendable {
         }
     }
 
+    /// TinyNetworking's `session.load(Endpoint<[User]>)` on a `URLSession` built as the raw client's is: the same
+    /// send path as `URLSessionTransport`, through the session TinyKit pairs with it.
+    static func sessionLoad(_ url: URL, configuration: URLSessionConfiguration) -> Client {
+        let session = URLSession(configuration: configuration)
+        let endpoint = Endpoint<[User]>(json: .get, url: url)
+        return Client(name: "Endpoint + URLSession.load") {
+            { try await session.load(endpoint) }
+        }
+    }
+
     /// The baseline of `AsyncHTTPClientTransport`: `HTTPClient.execute`, `body.collect` and `JSONDecoder`, on a client
     /// of its own configured like `AsyncHTTPClientTransport.sharedClient` (`.tinyKit`), shut down by `close`.
     static func rawAsyncHTTPClient(_ url: URL) -> Client {

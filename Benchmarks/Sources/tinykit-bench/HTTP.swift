@@ -24,6 +24,7 @@ func httpBenchmarks(_ options: Options) async throws {
         let transport = URLSessionTransport(configuration: configuration)
         let clients: [Client] = [
             .raw(url, configuration: configuration), .endpoint(url, transport: transport),
+            .sessionLoad(url, configuration: configuration),
             .apiClient(url, transport: transport), .stateful(url, transport: transport),
             .rawAsyncHTTPClient(url), .asyncHTTPClientTransport(url),
         ]

@@ -11,11 +11,12 @@ func countedRequests(_ options: Options) async {
     switch options.string("client") {
     case "raw": client = .raw(url, configuration: configuration)
     case "endpoint": client = .endpoint(url, transport: URLSessionTransport(configuration: configuration))
+    case "session": client = .sessionLoad(url, configuration: configuration)
     case "client": client = .apiClient(url, transport: URLSessionTransport(configuration: configuration))
     case "stateful": client = .stateful(url, transport: URLSessionTransport(configuration: configuration))
     case "ahc": client = .rawAsyncHTTPClient(url)
     case "ahc-transport": client = .asyncHTTPClientTransport(url)
-    case let other: fail("unknown client \(other): raw, endpoint, client, stateful, ahc or ahc-transport")
+    case let other: fail("unknown client \(other): raw, endpoint, session, client, stateful, ahc or ahc-transport")
     }
     let load = client.makeLoad()
     for _ in 0..<requests {

@@ -15,12 +15,12 @@ struct PostEndpoints {
         Endpoint(json: .get, url: baseURL.appendingPathComponent("posts/\(id)"))
     }
 
-    func create(_ post: Post) throws -> Endpoint<Post> {
-        try Endpoint(json: .post, url: baseURL.appendingPathComponent("posts"), body: post)
+    func create(_ post: Post) -> Endpoint<Post> {
+        Endpoint(json: .post, url: baseURL.appendingPathComponent("posts"), body: post)
     }
 
-    func update(_ post: Post, id: Int) throws -> Endpoint<Post> {
-        try Endpoint(json: .put, url: baseURL.appendingPathComponent("posts/\(id)"), body: post)
+    func update(_ post: Post, id: Int) -> Endpoint<Post> {
+        Endpoint(json: .put, url: baseURL.appendingPathComponent("posts/\(id)"), body: post)
     }
 
     func delete(id: Int) -> Endpoint<Void> {

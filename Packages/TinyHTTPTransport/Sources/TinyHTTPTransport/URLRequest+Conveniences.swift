@@ -21,7 +21,7 @@ extension URLRequest {
     ///
     /// Unlike `setValue(_:forHTTPHeaderField:)`, which on Linux silently drops a value containing CR or LF (the
     /// request then goes out without that header), this keeps every value as given, so sending the request refuses
-    /// it with an error naming the header (see ``validateHeaders()``) instead of losing it.
+    /// it with an error naming the header (see ``validate()``) instead of losing it.
     ///
     /// ```swift
     /// request.setHeader("Authorization", "Bearer \(token)")

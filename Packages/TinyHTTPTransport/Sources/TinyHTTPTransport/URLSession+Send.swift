@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The one send path of every `URLSession` entry: `URLSessionTransport`, `URLSession` as an `HTTPTransport`,
-/// `URLSession.load(_:)` and `dataTask(endpoint:)` are adapters over ``URLSession/makeDataTask(for:refusal:completion:)``.
+/// `URLSession.load(_:)` and `dataTask(endpoint:)` are adapters over `URLSession.makeDataTask(for:refusal:cancelledByCaller:completion:)`.
 extension URLSession: HTTPTransport {
     /// Sends `request` with this session and returns the response, whatever its status code.
     ///

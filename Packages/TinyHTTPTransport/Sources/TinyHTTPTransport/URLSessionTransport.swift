@@ -15,7 +15,7 @@ import Foundation
 /// long-lived `URLSession`, which it invalidates when the transport goes away.
 ///
 /// What it adds to a bare `URLSession`, the same on every entry (it sends through `URLSession`'s
-/// ``URLSession/send(_:)``, as `URLSession.shared.load(endpoint)` and `dataTask(endpoint:)` do):
+/// `URLSession.send(_:)`, as `URLSession.shared.load(endpoint)` and `dataTask(endpoint:)` do):
 /// - Every response comes back as a response, whatever its status; failures without a response throw
 ///   ``HTTPTransportError`` with a ``HTTPTransportError/Code`` you can act on, the request and the `URLError`.
 /// - Cancelling the task that awaits ``send(_:)`` cancels the request (``HTTPTransportError/Code/cancelled``).

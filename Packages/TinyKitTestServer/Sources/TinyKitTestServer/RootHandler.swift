@@ -1,3 +1,4 @@
+@_spi(TinyKit) import TinyHTTPTransport
 import FlyingFox
 import FlyingSocks
 import Foundation

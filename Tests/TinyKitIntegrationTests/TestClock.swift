@@ -1,0 +1,26 @@
+@_spi(TinyKit) import TinyHTTPTransport
+
+/// A test clock: each sleep reports its duration to `onSleep`, then waits that long in real time when `waits` is
+/// set (else it returns at once, still noticing cancellation), and moves `now` to its deadline.
+struct TestClock: Clock {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    var waits = false
+    var onSleep: @Sendable (Duration) -> Void = { _ in }
+    private let current = Locked(Instant(offset: .zero))
+
+    var now: Instant { current.withLock { $0 } }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        let duration = now.duration(to: deadline)
+        onSleep(duration)
+        if waits { try await Task.sleep(for: duration) } else { try Task.checkCancellation() }
+        current.withLock { $0 = max($0, deadline) }
+    }
+}

@@ -240,11 +240,37 @@ func counter() -> @Sendable () -> Int {
         #expect(error.attempts == 3)
         #expect(handler.entries.map(\.level) == [.info, .warning])
         // Three sends of 100 ms and the waits of 1 s and 2 s between them, on the logging's clock.
+        let line = try #require(handler.entries.last).message.description
         #expect(
-            handler.entries.last?.message.description
-                == "✗ GET https://api.example.com/items failed after 3300 ms: HTTP request unacceptable status 503, "
-                + "after 3 attempts, body: busy")
+            line.hasPrefix(
+                "✗ GET https://api.example.com/items failed after 3300 ms: HTTP request unacceptable status 503, "
+                    + "after 3 attempts"))
         #expect(clock.sleeps == [.seconds(1), .seconds(2)])
+    }
+
+    /// The README promises bodies at `trace` only, but a failure carrying a response (a persisting status, a refused
+    /// refreshed credential) is described with its body preview on the `warning` line. Known source defect: the
+    /// logging middleware should drop `failure.body` before describing it (HTTPMiddleware+Logging.swift).
+    @Test func bodiesOfFailuresStayOffLinesBelowTrace() async throws {
+        let (logger, handler) = memoryLogger(level: .info)
+        let transport = ClosureTransport { request in
+            throw HTTPTransportError(
+                .unacceptableStatus(503), request: request, response: try reply(request, 503).1,
+                body: Data(#"{"card":"4111-s3cret"}"#.utf8))
+        }.with(.logging(logger, clock: RecordingClock()))
+        let url = try #require(URL(string: "https://api.example.com/pay"))
+
+        await #expect(throws: HTTPTransportError.self) {
+            try await transport.send(URLRequest(method: .post, url: url))
+        }
+
+        let line = try #require(handler.entries.last).message.description
+        #expect(
+            line.hasPrefix("✗ POST https://api.example.com/pay failed after 0 ms: HTTP request unacceptable status 503")
+        )
+        withKnownIssue("the warning line carries the response body preview") {
+            #expect(!line.contains("s3cret"))
+        }
     }
 
     @Test func theDurationIsRoundedToWholeMilliseconds() async throws {

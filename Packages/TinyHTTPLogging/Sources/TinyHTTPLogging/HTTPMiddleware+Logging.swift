@@ -63,8 +63,10 @@ extension HTTPMiddleware {
             case .failure(let error):
                 // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
                 // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
+                // Bodies stay on trace lines: the failure of a status the retry middleware gave up on carries one.
                 var failure = HTTPTransportError(mapping: error, request: nil)
                 failure.request = nil
+                failure.body = nil
                 let reason = failure.description(redacting: redaction)
                 logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed): \(reason)")
                 throw error

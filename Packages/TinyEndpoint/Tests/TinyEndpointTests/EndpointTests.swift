@@ -12,7 +12,7 @@ import TinyHTTPTransport
     @Test func buildsTheRequestFromItsParts() throws {
         let body = Data("payload".utf8)
         let endpoint = Endpoint<()>(
-            .post, url: try apiURL("/items"), accept: .json, contentType: .xml, body: body,
+            .post, url: try apiURL("/items"), accept: .json, contentType: "application/xml", body: body,
             headers: ["Authorization": "Bearer t", "X-Trace": "1"], timeOutInterval: 3)
         let request = endpoint.request
         #expect(request.httpMethod == "POST")

@@ -23,14 +23,8 @@ public struct ContentType: RawRepresentable, Hashable, Sendable, ExpressibleBySt
 
     /// `application/json`.
     public static let json = ContentType("application/json")
-    /// `application/xml`.
-    public static let xml = ContentType("application/xml")
     /// `application/x-www-form-urlencoded`.
     public static let urlencoded = ContentType("application/x-www-form-urlencoded")
     /// `text/plain`.
     public static let plainText = ContentType("text/plain")
-    /// `text/html`.
-    public static let html = ContentType("text/html")
-    /// `application/octet-stream`.
-    public static let octetStream = ContentType("application/octet-stream")
 }

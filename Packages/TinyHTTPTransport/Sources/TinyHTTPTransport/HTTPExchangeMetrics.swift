@@ -20,8 +20,7 @@ public struct HTTPExchangeMetrics: Sendable {
     /// The failure, when no response came.
     public var error: (any Error)?
 
-    /// Creates metrics.
-    public init(
+    init(
         request: URLRequest, duration: Duration, requestBytes: Int, response: HTTPURLResponse?,
         responseBytes: Int, error: (any Error)?
     ) {

@@ -49,12 +49,12 @@ public struct HTTPMiddleware: Sendable {
 /// A transport with middleware around it: what ``HTTPTransport/with(_:)`` returns.
 public struct MiddlewareTransport: HTTPTransport {
     /// The transport that finally sends the requests.
-    public let base: any HTTPTransport
+    let base: any HTTPTransport
     /// The middleware, the outermost first.
     public let middleware: [HTTPMiddleware]
 
     /// Creates a transport that sends through `middleware` (the first is the outermost) and then `base`.
-    public init(base: any HTTPTransport, middleware: [HTTPMiddleware]) {
+    init(base: any HTTPTransport, middleware: [HTTPMiddleware]) {
         self.base = base
         self.middleware = middleware
     }

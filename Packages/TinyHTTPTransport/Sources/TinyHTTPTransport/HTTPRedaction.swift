@@ -47,16 +47,11 @@ public struct HTTPRedaction: Hashable, Sendable {
     }
 
     /// Whether the header `name` holds a secret.
-    public func isSecret(header name: String) -> Bool { headers.contains(name.lowercased()) }
+    func isSecret(header name: String) -> Bool { headers.contains(name.lowercased()) }
 
     /// `headers` with every secret value replaced by ``placeholder``.
     public func redacted(headers: [String: String]) -> [String: String] {
         Dictionary(uniqueKeysWithValues: headers.map { ($0, isSecret(header: $0) ? Self.placeholder : $1) })
-    }
-
-    /// The headers as `Name: value` lines in name order, secret values redacted: for logs.
-    public func redactedLines(headers: [String: String]) -> [String] {
-        redacted(headers: headers).sorted { $0.key.lowercased() < $1.key.lowercased() }.map { "\($0): \($1)" }
     }
 
     /// `url` as text, with the values of secret query parameters and the password of its user information

@@ -71,7 +71,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// Whether a failure can be retried: code `cannotConnect` or `timedOut`.
-    public func isRetryable(_ error: HTTPTransportError) -> Bool {
+    func isRetryable(_ error: HTTPTransportError) -> Bool {
         error.code == .cannotConnect || error.code == .timedOut
     }
 

@@ -22,7 +22,7 @@ import TinyHTTPTransport
 /// ```swift
 /// let fixtures = MockFiles.bundle(.module, subdirectory: "Fixtures")   // a test target's resources
 /// let app = MockFiles.main                                              // the app bundle
-/// let folder = MockFiles.directory(URL(fileURLWithPath: "/tmp/mocks"))
+/// let folder = MockFiles(directory: URL(fileURLWithPath: "/tmp/mocks"))
 /// ```
 public struct MockFiles: Sendable, CustomStringConvertible {
     /// The directory the files are read from.
@@ -30,9 +30,6 @@ public struct MockFiles: Sendable, CustomStringConvertible {
 
     /// Files in `directory`.
     public init(directory: URL) { self.directory = directory.standardizedFileURL }
-
-    /// Files in `directory`.
-    public static func directory(_ directory: URL) -> MockFiles { MockFiles(directory: directory) }
 
     /// Files in the resources of `bundle`, or in its `subdirectory`.
     ///

@@ -17,7 +17,7 @@ public struct MockResponse: Sendable {
     let outcome: Outcome
 
     /// A response with `status`, `headers` and `body`.
-    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
+    init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
         outcome = .response(status: status, headers: headers, body: body)
     }
 

@@ -37,9 +37,9 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// The delay before every answer, unless its route has its own.
     public let delay: Duration
     /// What delays are waited on.
-    public let clock: any Clock<Duration>
+    let clock: any Clock<Duration>
     /// The leading path segments taken off request paths before matching routes and naming files.
-    public let basePath: String
+    let basePath: String
 
     private let baseSegments: [String]
     private let state: Locked<State>
@@ -72,7 +72,7 @@ public final class MockTransport: HTTPTransport, Sendable {
     ///
     /// - Parameters:
     ///   - files: Where to read mock files from (``MockFiles/bundle(_:subdirectory:)``,
-    ///     ``MockFiles/directory(_:)``, ``MockFiles/main``); `nil` (the default) to answer from routes only.
+    ///     ``MockFiles/init(directory:)``, ``MockFiles/main``); `nil` (the default) to answer from routes only.
     ///   - basePath: Leading path segments to take off request paths, for example `"/api/v4"`.
     ///   - delay: The delay before every answer; none by default. For demos, 800 ms looks like a network; for
     ///     SwiftUI previews, 200 ms shows a loading state.

@@ -107,7 +107,7 @@ import TinyHTTPTransport
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("[]".utf8).write(to: directory.appendingPathComponent("mock_get_items.json"))
-        let mock = MockTransport(files: .directory(directory))
+        let mock = MockTransport(files: MockFiles(directory: directory))
         let (body, _) = try await mock.send(request(.get, "http://localhost:8080/items"))
         #expect(body == Data("[]".utf8))
     }
@@ -118,7 +118,7 @@ import TinyHTTPTransport
         let file = directory.appendingPathComponent("mock_get_items.json")
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let error = await mockError(MockTransport(files: .directory(directory)), try request(.get, "http://h/items"))
+        let error = await mockError(MockTransport(files: MockFiles(directory: directory)), try request(.get, "http://h/items"))
         guard case .unreadableFile(let path, _) = error else {
             Issue.record("expected unreadableFile, got \(String(describing: error))")
             return

@@ -32,7 +32,7 @@ import TinyHTTPTransport
     ])
     func dotSegmentsAreRefused(url: String) async throws {
         let sandbox = try Sandbox()
-        let mock = MockTransport(files: .directory(sandbox.mocks))
+        let mock = MockTransport(files: MockFiles(directory: sandbox.mocks))
         let error = try #require(await transportError(mock, request(.get, url)))
         #expect(error.code == .invalidRequest)
         guard case .unsafePath(_, let reason) = error.underlyingError as? MockError else {
@@ -52,7 +52,7 @@ import TinyHTTPTransport
     ])
     func separatorsAndNULsStayInsideTheFileName(url: String, file: String) async throws {
         let sandbox = try Sandbox()
-        let mock = MockTransport(files: .directory(sandbox.mocks))
+        let mock = MockTransport(files: MockFiles(directory: sandbox.mocks))
         let error = await mockError(mock, try request(.get, url))
         guard case .noMock(_, _, let lookedFor, let directory, _) = error else {
             Issue.record("expected noMock, got \(String(describing: error))")
@@ -65,7 +65,7 @@ import TinyHTTPTransport
     @Test(arguments: ["http://h/ok?file=../../secret.json", "http://h/ok?%2F..%2Fsecret#../../passwd"])
     func queriesAndFragmentsNeverNameTheFile(url: String) async throws {
         let sandbox = try Sandbox()
-        let (body, _) = try await MockTransport(files: .directory(sandbox.mocks)).send(request(.get, url))
+        let (body, _) = try await MockTransport(files: MockFiles(directory: sandbox.mocks)).send(request(.get, url))
         #expect(body == Data("{}".utf8))
     }
 
@@ -77,7 +77,7 @@ import TinyHTTPTransport
 
     @Test func aMethodThatIsNotATokenIsRefused() async throws {
         let sandbox = try Sandbox()
-        let mock = MockTransport(files: .directory(sandbox.mocks))
+        let mock = MockTransport(files: MockFiles(directory: sandbox.mocks))
         mock.register(HTTPMethod("GET/../SECRET"), "/ok", .status(200))
         // Refused before any route or file is looked at, as a live transport refuses it.
         let error = try #require(await transportError(mock, try request(HTTPMethod("GET/../SECRET"), "http://h/ok")))
@@ -90,7 +90,7 @@ import TinyHTTPTransport
     @Test(arguments: [241, 242, 1000])
     func namesLongerThan255BytesAreRefused(length: Int) async throws {
         let sandbox = try Sandbox()
-        let mock = MockTransport(files: .directory(sandbox.mocks))
+        let mock = MockTransport(files: MockFiles(directory: sandbox.mocks))
         let error = await mockError(mock, try request(.get, "http://h/" + String(repeating: "a", count: length)))
         switch error {
         case .noMock(_, _, let file?, _, _):
@@ -114,7 +114,7 @@ import TinyHTTPTransport
 
     @Test func noHostileRequestEverReadsASecret() async throws {
         let sandbox = try Sandbox()
-        let mock = MockTransport(files: .directory(sandbox.mocks))
+        let mock = MockTransport(files: MockFiles(directory: sandbox.mocks))
         let paths = [
             "/../secret.json", "/..%2Fsecret.json", "/%2E%2E%2Fsecret", "/../../../../etc/passwd", "/ok/../../secret",
             "/%2e%2e%2f%2e%2e%2fpasswd", "/..\\secret", "/%00/../secret", "/" + String(repeating: "../", count: 100),

@@ -1,5 +1,5 @@
 import TinyEndpoint
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 import TinyRequestState
 
 /// Something that shows that a load is running: a spinner, an overlay, a status bar indicator.
@@ -25,23 +25,14 @@ public protocol ActivityIndicator: AnyObject {
 public struct EndpointLoadingDefaults: Sendable {
     /// The transport ``EndpointLoading/load(endpoint:activityIndicator:onError:onSuccess:)`` loads with.
     public var transport: any HTTPTransport
-    /// Makes the activity indicator for a controller when a call passes none; `nil` shows no activity.
-    public var activityIndicator: @MainActor @Sendable (_ controller: AnyObject) -> (any ActivityIndicator)?
-    /// Handles an error for a controller when a call passes no `onError`.
-    public var errorHandler: @MainActor @Sendable (_ controller: AnyObject, _ error: any Error) -> Void
+    /// Makes the activity indicator for a controller when a call passes none; `nil`, the default, shows no activity.
+    public var activityIndicator: @MainActor @Sendable (AnyObject) -> (any ActivityIndicator)? = { _ in nil }
+    /// Handles an error for a controller when a call passes no `onError`; by default errors are ignored.
+    public var errorHandler: @MainActor @Sendable (_ controller: AnyObject, any Error) -> Void = { _, _ in }
 
-    /// Creates defaults; by default no activity is shown and errors are ignored.
-    public init(
-        transport: any HTTPTransport,
-        activityIndicator: @escaping @MainActor @Sendable (_ controller: AnyObject) -> (any ActivityIndicator)? = {
-            _ in nil
-        },
-        errorHandler: @escaping @MainActor @Sendable (_ controller: AnyObject, _ error: any Error) -> Void = { _, _ in }
-    ) {
-        self.transport = transport
-        self.activityIndicator = activityIndicator
-        self.errorHandler = errorHandler
-    }
+    /// Creates defaults that load through `transport`, show no activity and ignore errors; set
+    /// ``activityIndicator`` and ``errorHandler`` to change that.
+    public init(transport: any HTTPTransport) { self.transport = transport }
 }
 
 /// Loading and observing endpoints from a controller of any kind, TinyHTTP style, with activity indication and
@@ -86,12 +77,7 @@ extension EndpointLoading {
         let onError = onError ?? { [weak self] error in if let self { defaults.errorHandler(self, error) } }
         indicator?.startActivity()
         return Task {
-            let result: Result<A, any Error>
-            do {
-                result = .success(try await defaults.transport.load(endpoint))
-            } catch {
-                result = .failure(error)
-            }
+            let result = await Result { @Sendable in try await defaults.transport.load(endpoint) }
             indicator?.stopActivity()
             guard !Task.isCancelled else { return }
             switch result {
@@ -104,10 +90,12 @@ extension EndpointLoading {
     /// Observes `endpoint` for as long as `self` lives: shows activity while it loads, calls `onSuccess` with
     /// each value and `onError` with each failure, on the main actor. Starts a load if there is no value yet.
     ///
-    /// The endpoint keeps `onSuccess` and `onError` until `self` is deallocated: capture `[weak self]` in them, or
-    /// use the overload whose `onSuccess` takes `(Self, A)`, which hands `self` to the closure.
+    /// The observation is bound to `self` (see ``ObservationToken``): the endpoint keeps `onSuccess` and `onError`
+    /// until `self` is deallocated, so capture `[weak self]` in them, or use the overload whose `onSuccess` takes
+    /// `(Self, A)`, which hands `self` to the closure.
     ///
-    /// - Returns: A token that ends the observation early.
+    /// - Returns: A token that ends the observation early; cancelling it while a load runs stops the activity.
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @discardableResult
     public func observe<A: Sendable>(
         endpoint: StatefulEndpoint<A>, activityIndicator: (any ActivityIndicator)? = nil,
@@ -117,18 +105,24 @@ extension EndpointLoading {
         let indicator = activityIndicator ?? defaults.activityIndicator(self)
         let onError = onError ?? { [weak self] error in if let self { defaults.errorHandler(self, error) } }
         var isShowingActivity = false
-        return endpoint.observe(owner: self) { state in
-            let isLoading = state.isLoading
-            if isLoading != isShowingActivity {
-                isShowingActivity = isLoading
-                if isLoading { indicator?.startActivity() } else { indicator?.stopActivity() }
-            }
+        func showActivity(_ show: Bool) {
+            guard show != isShowingActivity else { return }
+            isShowingActivity = show
+            if show { indicator?.startActivity() } else { indicator?.stopActivity() }
+        }
+        let observation = endpoint.observe(owner: self) { state in
+            showActivity(state.isLoading)
             switch state {
             case .idle, .loading: break
             case .success(let value): onSuccess(value)
             case .failure(let error): onError(error.underlyingError ?? error)
             }
         }
+        observation.end = { [end = observation.end] in
+            end?()
+            showActivity(false)
+        }
+        return observation
     }
 
     /// Like the overload whose `onSuccess` takes only the value, but hands `self` to `onSuccess`, so the closure
@@ -137,6 +131,7 @@ extension EndpointLoading {
     /// ```swift
     /// observe(endpoint: todos) { controller, items in controller.show(items) }
     /// ```
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @discardableResult
     public func observe<A: Sendable>(
         endpoint: StatefulEndpoint<A>, activityIndicator: (any ActivityIndicator)? = nil,

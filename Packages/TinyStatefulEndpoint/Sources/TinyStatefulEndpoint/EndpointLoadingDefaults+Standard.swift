@@ -8,23 +8,18 @@ extension EndpointLoadingDefaults {
     /// The live `URLSession` transport; on UIKit platforms an overlay spinner on a `UIViewController`'s view and an
     /// alert for errors, elsewhere no activity and errors ignored.
     public static var standard: EndpointLoadingDefaults {
+        var defaults = EndpointLoadingDefaults(transport: URLSessionTransport.shared)
         #if canImport(UIKit) && !os(watchOS)
-            EndpointLoadingDefaults(
-                transport: URLSessionTransport.shared,
-                activityIndicator: { controller in
-                    guard let controller = controller as? UIViewController else { return nil }
-                    return OverlayActivityIndicator(view: controller.view)
-                },
-                errorHandler: { controller, error in
-                    guard let controller = controller as? UIViewController else { return }
-                    let alert = UIAlertController(
-                        title: nil, message: error.localizedDescription, preferredStyle: .alert)
-                    alert.addAction(UIAlertAction(title: "OK", style: .default))
-                    controller.present(alert, animated: true)
-                })
-        #else
-            EndpointLoadingDefaults(transport: URLSessionTransport.shared)
+            defaults.activityIndicator = { controller in
+                (controller as? UIViewController).map { OverlayActivityIndicator(view: $0.view) }
+            }
+            defaults.errorHandler = { controller, error in
+                let alert = UIAlertController(title: nil, message: error.localizedDescription, preferredStyle: .alert)
+                alert.addAction(UIAlertAction(title: "OK", style: .default))
+                (controller as? UIViewController)?.present(alert, animated: true)
+            }
         #endif
+        return defaults
     }
 }
 
@@ -38,16 +33,15 @@ extension EndpointLoadingDefaults {
         /// Creates an indicator for `view`.
         public init(view: UIView) { self.view = view }
 
-        /// Adds the spinner to the view and starts it.
+        /// Adds the spinner to the middle of the view and starts it.
         public func startActivity() {
             guard spinner == nil, let view else { return }
             let spinner = UIActivityIndicatorView(style: .large)
-            spinner.translatesAutoresizingMaskIntoConstraints = false
+            spinner.center = CGPoint(x: view.bounds.midX, y: view.bounds.midY)
+            spinner.autoresizingMask = [
+                .flexibleTopMargin, .flexibleBottomMargin, .flexibleLeftMargin, .flexibleRightMargin,
+            ]
             view.addSubview(spinner)
-            NSLayoutConstraint.activate([
-                spinner.centerXAnchor.constraint(equalTo: view.centerXAnchor),
-                spinner.centerYAnchor.constraint(equalTo: view.centerYAnchor),
-            ])
             spinner.startAnimating()
             self.spinner = spinner
         }

@@ -1,27 +1,15 @@
-/// Identifies one observation of a ``StatefulEndpoint``; pass it to ``StatefulEndpoint/removeObserver(_:)`` (or call
-/// ``cancel()``) to stop it before its owner goes away.
+/// Ends an observation of a ``StatefulEndpoint`` early.
 ///
-/// Dropping the token does not end the observation: it ends when its owner is deallocated or when it is removed.
-public struct ObservationToken: Hashable, Sendable {
-    let id: UInt64
-    let endpointID: ObjectIdentifier
-    private let remove: @Sendable () -> Void
+/// An observation ends when its owner goes away or when it is cancelled. One made with `observe(owner:)` is bound to
+/// the owner passed in, so its token may be discarded; one without an owner (``StatefulEndpoint/observe(_:)``) is
+/// bound to its token, and ends when the token is released.
+@MainActor public final class ObservationToken {
+    var end: (@MainActor () -> Void)?
 
-    init(id: UInt64, endpointID: ObjectIdentifier, remove: @escaping @Sendable () -> Void) {
-        self.id = id
-        self.endpointID = endpointID
-        self.remove = remove
-    }
-
-    /// Removes the observation; the same as ``StatefulEndpoint/removeObserver(_:)``.
-    public func cancel() { remove() }
-
-    /// Two tokens are equal when they identify the same observation.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id && lhs.endpointID == rhs.endpointID }
-
-    /// Hashes the identity of the observation.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-        hasher.combine(endpointID)
+    /// Ends the observation now: its closure is never called again, and is released at the next state change.
+    /// Calling it again does nothing.
+    public func cancel() {
+        end?()
+        end = nil
     }
 }

@@ -1,10 +1,10 @@
-import Foundation
+import Observation
 import TinyEndpoint
 @_spi(TinyKit) import TinyHTTPTransport
 import TinyRequestState
 
-/// One endpoint shared by many observers: it holds the current `RequestState` of an `Endpoint<A>` and fans every
-/// change out to all of its observers, in order.
+/// One endpoint shared by many observers: it holds the `RequestState` of an `Endpoint<A>` and hands every change
+/// to all of its observers, in order.
 ///
 /// Declare it once (in your API type, or get it from an ``EndpointRegistry``) and observe it from every screen that
 /// shows the data; they share one request and one state:
@@ -14,222 +14,125 @@ import TinyRequestState
 /// todos.observe(owner: self) { screen, state in screen.render(state) }
 /// ```
 ///
-/// Loading:
-/// - ``loadIfNeeded()`` loads when there is no usable value yet (idle, failed, or older than `maximumAge`) and
-///   otherwise does nothing; it joins a load already in flight rather than starting another.
-/// - ``load()`` (also spelled ``reload()``) always starts a new load and cancels the one in flight; a response
-///   that arrives for a replaced load is dropped, so a stale response never overwrites a newer state.
-/// - ``clear()`` cancels the load in flight and goes back to `.idle`.
+/// It lives on the main actor and is `Observable`: a SwiftUI view (or `withObservationTracking`) that reads
+/// ``state`` or ``value`` updates when they change. Closures observe it with ``observe(owner:_:)-(AnyObject,_)``,
+/// async code iterates ``states``. Each change reaches every observer synchronously, on the main actor, in the order
+/// the observers were registered; a change made by an observer while it is called reaches everyone after the
+/// current one. Only loading and decoding run off the main actor.
 ///
-/// Every method is safe to call from any thread or task: state changes are serialised by a lock, and each change
-/// is delivered to each observer exactly once, in the order the changes happened.
-public final class StatefulEndpoint<A: Sendable>: Sendable {
+/// Loading:
+/// - ``loadIfNeeded()`` loads when there is no usable value (idle, failed, or older than ``maximumAge``); it joins a
+///   load in flight rather than starting another.
+/// - ``load()`` always starts a new load and cancels the one in flight, whose answer is then dropped: a stale
+///   response never overwrites a newer state.
+/// - ``clear()`` cancels the load in flight and goes back to `.idle`.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+@MainActor public final class StatefulEndpoint<A: Sendable>: Observable {
     /// The endpoint this instance loads.
-    public let endpoint: Endpoint<A>
-    /// How long a loaded value counts as fresh for ``loadIfNeeded()``; `nil` means forever.
-    public let maximumAge: TimeInterval?
+    public nonisolated let endpoint: Endpoint<A>
+    /// How long a loaded value counts as fresh for ``loadIfNeeded()``, on the clock given to `init`; `nil` means
+    /// forever.
+    public nonisolated let maximumAge: Duration?
 
-    private let transport: any HTTPTransport
-    private let now: @Sendable () -> Date
-    let core = Locked(Core())
-    let deliveries = MainActorQueue()
-    let inlineDeliveries = InlineQueue()
+    private nonisolated let transport: any HTTPTransport
+    private nonisolated let elapsed: @Sendable () -> Duration
+    private(set) var current = Refreshable<A>()
+    private var loadedAt: Duration?
+    private(set) var task: Task<Void, Never>?
+    private let registrar = ObservationRegistrar()
+    /// `\.state`, made once: making a key path into a generic class costs microseconds.
+    private lazy var stateKeyPath = \StatefulEndpoint.state
+    var observers: [Observer] = []
+    /// States to deliver, each to the observers registered when it happened (how many of them).
+    private var deliveries: [(state: RequestState<A>, observers: Int)] = []
 
-    struct Core {
-        var state: RequestState<A> = .idle
-        var generation: UInt64 = 0
-        var task: Task<Void, Never>?
-        var lastSuccess: (value: A, date: Date)?
-        var nextID: UInt64 = 0
-        var observers: [UInt64: Observer] = [:]
-        var streams: [UInt64: AsyncStream<RequestState<A>>.Continuation] = [:]
-
-        mutating func makeID() -> UInt64 {
-            nextID += 1
-            return nextID
-        }
+    /// One observation: called with each state while its owner lives.
+    final class Observer {
+        weak var owner: AnyObject?
+        var call: @MainActor (AnyObject, RequestState<A>) -> Void = { _, _ in }
     }
 
-    struct Observer {
-        var owner: WeakOwner
-        var callback: Callback
-    }
-
-    enum Callback {
-        case mainActor(@MainActor (RequestState<A>) -> Void)
-        case synchronous(@Sendable (RequestState<A>) -> Void)
-    }
-
-    /// Creates a stateful endpoint. It loads nothing until it is observed or asked to load.
+    /// Creates a stateful endpoint, from any thread. It loads nothing until it is observed or asked to load.
     ///
     /// - Parameters:
     ///   - endpoint: The endpoint to load.
     ///   - transport: The transport every load goes through; the live `URLSessionTransport.shared` by default, so
     ///     TinyHTTP's `StatefulEndpoint(endpoint: api.get())` compiles as it is.
-    ///   - maximumAge: After how many seconds a loaded value is stale, so that ``loadIfNeeded()`` (and a new
-    ///     observer) loads again; `nil`, the default, keeps a value until ``load()`` or ``clear()``.
-    ///   - now: The clock `maximumAge` is measured on: the wall clock by default; inject one in tests.
-    public init(
-        endpoint: Endpoint<A>, transport: any HTTPTransport = URLSessionTransport.shared,
-        maximumAge: TimeInterval? = nil,
-        now: @escaping @Sendable () -> Date = Date.init
+    ///   - maximumAge: How long after it loaded a value is stale, so that ``loadIfNeeded()`` (and a new observer)
+    ///     loads again; `nil`, the default, keeps a value until ``load()`` or ``clear()``.
+    ///   - clock: The clock `maximumAge` is measured on; inject one in tests.
+    public nonisolated init(
+        endpoint: Endpoint<A>, transport: any HTTPTransport = URLSessionTransport.shared, maximumAge: Duration? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.endpoint = endpoint
         self.transport = transport
         self.maximumAge = maximumAge
-        self.now = now
+        self.elapsed = Self.stopwatch(clock)
     }
 
-    deinit {
-        let (task, streams) = core.withLock { ($0.task, $0.streams.values) }
-        task?.cancel()
-        for stream in streams { stream.finish() }
+    private nonisolated static func stopwatch(_ clock: some Clock<Duration>) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
     }
 
     /// The current state.
-    public var state: RequestState<A> { core.withLock { $0.state } }
+    public var state: RequestState<A> {
+        registrar.access(self, keyPath: stateKeyPath)
+        return current.state
+    }
 
-    /// The value of the last successful load, kept while a reload is loading or after it failed; `nil` before the
-    /// first success and after ``clear()``.
-    public var lastValue: A? { core.withLock { $0.lastSuccess?.value } }
-
-    /// When the last successful load finished, on the injected clock.
-    public var lastLoadDate: Date? { core.withLock { $0.lastSuccess?.date } }
+    /// The value of the latest success, kept while a reload runs and after it fails; `nil` before the first success
+    /// and after ``clear()``.
+    public var value: A? {
+        registrar.access(self, keyPath: stateKeyPath)
+        return current.value
+    }
 
     /// Loads unless there is a usable state: does nothing while a load is in flight (the caller joins it) or while
     /// a loaded value is fresh; loads when idle, after a failure, or when the value is older than ``maximumAge``.
     public func loadIfNeeded() {
-        let now = now()
-        let replaced = changeState { core in needsLoad(core, now: now) ? startLoad(&core) : nil }
-        replaced?.cancel()
+        let isFresh = maximumAge.map { elapsed() - (loadedAt ?? .zero) < $0 } ?? true
+        if !current.isLoading, !(current.state.isSuccess && isFresh) { load() }
     }
 
     /// Starts a new load, cancelling the one in flight. Observers see `.loading` (once, even if a load was already
     /// in flight) and then the result of this load only.
     public func load() {
-        let replaced = changeState { startLoad(&$0) }
-        replaced?.cancel()
+        task?.cancel()
+        task = Task { [weak self, endpoint, transport] in
+            let result = await Result { @Sendable in try await transport.load(endpoint) }
+            guard let self, !Task.isCancelled else { return }  // cancelled: load() or clear() replaced this load
+            if case .success = result { loadedAt = elapsed() }
+            publish(RequestState(result))
+        }
+        publish(.loading)
     }
-
-    /// Starts a new load, cancelling the one in flight: the same as ``load()``.
-    public func reload() { load() }
 
     /// Cancels the load in flight, forgets the last value and goes back to `.idle`.
     public func clear() {
-        let replaced = changeState { core in
-            core.generation += 1
-            defer { core.task = nil }
-            core.lastSuccess = nil
-            publish(.idle, in: &core)
-            return core.task
-        }
-        replaced?.cancel()
+        task?.cancel()
+        publish(.idle)
     }
 
-    private func needsLoad(_ core: Core, now: Date) -> Bool {
-        switch core.state {
-        case .idle, .failure: return true
-        case .loading: return false
-        case .success:
-            guard let maximumAge, let date = core.lastSuccess?.date else { return false }
-            return now.timeIntervalSince(date) >= maximumAge
+    /// Sets the state and calls every observer with it, unless it is a repeated `.idle` or `.loading`. A state set
+    /// while observers are being called is delivered after the current one.
+    private func publish(_ state: RequestState<A>) {
+        guard !(state.isIdle && current.state.isIdle), !(state.isLoading && current.isLoading) else { return }
+        registrar.withMutation(of: self, keyPath: stateKeyPath) {
+            if state.isIdle { current.reset() } else { current.state = state }
         }
-    }
-
-    /// Starts a load of a new generation and returns the load it replaces, for the caller to cancel once the lock
-    /// is released (a transport's cancellation handler runs synchronously and must not run under the lock).
-    private func startLoad(_ core: inout Core) -> Task<Void, Never>? {
-        core.generation += 1
-        let generation = core.generation
-        let replaced = core.task
-        let (endpoint, transport) = (self.endpoint, self.transport)
-        core.task = Task { [weak self] in
-            let result: Result<A, any Error>
-            do {
-                result = .success(try await transport.load(endpoint))
-            } catch {
-                result = .failure(error)
+        deliveries.append((state, observers.count))
+        guard deliveries.count == 1 else { return }  // a delivery is under way: it delivers this state next
+        var ended = false
+        while let (state, count) = deliveries.first {
+            for observer in observers[..<count] {
+                if let owner = observer.owner { observer.call(owner, state) } else { ended = true }
             }
-            self?.finish(generation, with: result)
+            deliveries.removeFirst()
         }
-        publish(.loading, in: &core)
-        return replaced
+        if ended { observers.removeAll { $0.owner == nil } }  // releases the closures of ended observations
     }
 
-    private func finish(_ generation: UInt64, with result: Result<A, any Error>) {
-        let date = now()
-        changeState { core in
-            guard generation == core.generation else { return }  // a newer load or clear() replaced this one
-            core.task = nil
-            switch result {
-            case .success(let value):
-                core.lastSuccess = (value, date)
-                publish(.success(value), in: &core)
-            case .failure(let error):
-                publish(.failure(RequestError(error, message: Self.message(for: error))), in: &core)
-            }
-        }
-    }
-
-    /// Runs `body` under the lock, then the synchronous observers' deliveries it queued, outside the lock.
-    @discardableResult
-    func changeState<Result>(_ body: (inout Core) -> Result) -> Result {
-        defer { inlineDeliveries.drain() }
-        return core.withLock(body)
-    }
-
-    /// Sets the state and queues it for every observer and stream; called with the lock held, so changes are ordered.
-    private func publish(_ state: RequestState<A>, in core: inout Core) {
-        switch (core.state, state) {
-        case (.idle, .idle), (.loading, .loading): return  // not a change
-        default: core.state = state
-        }
-        core.observers = core.observers.filter { $0.value.owner.object != nil }
-        var (onMainActor, synchronous): ([UInt64], [UInt64]) = ([], [])
-        for (id, observer) in core.observers {
-            switch observer.callback {
-            case .mainActor: onMainActor.append(id)
-            case .synchronous: synchronous.append(id)
-            }
-        }
-        if !onMainActor.isEmpty {
-            onMainActor.sort()
-            deliveries.enqueue { [ids = onMainActor] in self.deliver(state, to: ids) }
-        }
-        if !synchronous.isEmpty {
-            synchronous.sort()
-            inlineDeliveries.enqueue { [ids = synchronous] in self.deliverSynchronously(state, to: ids) }
-        }
-        for stream in core.streams.values { stream.yield(state) }
-    }
-
-    /// Calls each main-actor observer still registered (and whose owner is alive) with `state`.
-    @MainActor private func deliver(_ state: RequestState<A>, to ids: [UInt64]) {
-        for id in ids {
-            if case .mainActor(let callback) = activeCallback(id) { callback(state) }
-        }
-    }
-
-    /// Calls each synchronous observer still registered (and whose owner is alive) with `state`.
-    func deliverSynchronously(_ state: RequestState<A>, to ids: [UInt64]) {
-        for id in ids {
-            if case .synchronous(let callback) = activeCallback(id) { callback(state) }
-        }
-    }
-
-    /// The callback of observer `id` if it is still registered and its owner alive; drops it if its owner is gone.
-    private func activeCallback(_ id: UInt64) -> Callback? {
-        core.withLock { core in
-            guard let observer = core.observers[id] else { return nil }
-            guard observer.owner.object != nil else {
-                core.observers[id] = nil
-                return nil
-            }
-            return observer.callback
-        }
-    }
-
-    private static func message(for error: any Error) -> String {
-        error is any LocalizedError ? error.localizedDescription : String(describing: error)
-    }
+    deinit { task?.cancel() }
 }

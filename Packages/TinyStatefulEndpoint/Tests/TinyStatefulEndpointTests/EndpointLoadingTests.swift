@@ -2,20 +2,22 @@ import Foundation
 import Testing
 import TinyEndpoint
 import TinyHTTPTransport
+import TinyMocks
 import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
-/// Counts how often activity was started and stopped.
-@MainActor final class CountingIndicator: ActivityIndicator {
+/// Records when activity was started and stopped.
+@MainActor final class FakeActivityIndicator: ActivityIndicator {
     var events: [String] = []
+    var isShowing: Bool { events.last == "start" }
     func startActivity() { events.append("start") }
     func stopActivity() { events.append("stop") }
 }
 
 /// What the default hooks of a controller saw.
 @MainActor final class DefaultHooks {
-    let indicator = CountingIndicator()
+    let indicator = FakeActivityIndicator()
     var errors: [String] = []
 }
 
@@ -28,98 +30,107 @@ import TinyRequestState
     init(transport: any HTTPTransport) { self.transport = transport }
 
     var endpointLoadingDefaults: EndpointLoadingDefaults {
-        let hooks = self.hooks
-        return EndpointLoadingDefaults(
-            transport: transport, activityIndicator: { _ in hooks.indicator },
-            errorHandler: { _, error in hooks.errors.append("\(error)") })
+        var defaults = EndpointLoadingDefaults(transport: transport)
+        defaults.activityIndicator = { [hooks] _ in hooks.indicator }
+        defaults.errorHandler = { [hooks] _, error in hooks.errors.append("\(error)") }
+        return defaults
     }
 }
 
-@MainActor @Suite struct EndpointLoadingTests {
-    let failingTransport = StubTransport { _, request in throw HTTPTransportError(.cannotConnect, request: request) }
+/// A mock whose every request fails as if the server could not be reached.
+func unreachableMock() -> MockTransport {
+    let mock = MockTransport()
+    mock.register(.get, "/text", .failure(URLError(.cannotConnectToHost)))
+    return mock
+}
 
-    @Test func loadShowsActivityAndDeliversTheValue() async {
-        let controller = TodosController(transport: StubTransport(numberedResponses))
+@Suite struct EndpointLoadingTests {
+    @MainActor @Test func loadShowsActivityAndDeliversTheValue() async {
+        let controller = TodosController(transport: numberedMock())
         await controller.load(endpoint: textEndpoint()) { controller.texts.append($0) }.value
         #expect(controller.texts == ["v1"])
         #expect(controller.hooks.indicator.events == ["start", "stop"])
         #expect(controller.hooks.errors.isEmpty)
     }
 
-    @Test func loadErrorsGoToTheDefaultErrorHandler() async {
-        let controller = TodosController(transport: failingTransport)
+    @MainActor @Test func loadErrorsGoToTheDefaultErrorHandler() async {
+        let controller = TodosController(transport: unreachableMock())
         await controller.load(endpoint: textEndpoint()) { controller.texts.append($0) }.value
         #expect(controller.texts.isEmpty)
         #expect(controller.hooks.errors.count == 1)
-        #expect(controller.hooks.errors.first?.contains("could not connect") == true)
+        #expect(controller.hooks.indicator.events == ["start", "stop"])
     }
 
-    @Test func perCallHooksReplaceTheDefaults() async {
-        let controller = TodosController(transport: failingTransport)
-        let indicator = CountingIndicator()
+    @MainActor @Test func perCallHooksReplaceTheDefaults() async {
+        let controller = TodosController(transport: unreachableMock())
+        let indicator = FakeActivityIndicator()
         var errors: [any Error] = []
         await controller.load(endpoint: textEndpoint(), activityIndicator: indicator, onError: { errors.append($0) }) {
             controller.texts.append($0)
         }.value
-        #expect(errors.count == 1)
+        #expect((errors.first as? HTTPTransportError)?.code == .cannotConnect)
         #expect(indicator.events == ["start", "stop"])
         #expect(controller.hooks.indicator.events.isEmpty)
         #expect(controller.hooks.errors.isEmpty)
     }
 
-    @Test func aCancelledLoadCallsNoHandler() async {
-        let gate = Gate()
-        let transport = StubTransport { call, request in
-            await gate.wait()
-            return try await numberedResponses(call, request)
-        }
-        let controller = TodosController(transport: transport)
+    @MainActor @Test func aCancelledLoadCallsNoHandlerAndStopsTheActivity() async {
+        let controller = TodosController(transport: numberedMock(TestClock(opened: 0)))
         let task = controller.load(endpoint: textEndpoint()) { controller.texts.append($0) }
         task.cancel()
-        await gate.open()
         await task.value
         #expect(controller.texts.isEmpty)
+        #expect(controller.hooks.errors.isEmpty)
         #expect(controller.hooks.indicator.events == ["start", "stop"])
     }
 
-    @Test func observeShowsActivityWhileLoadingAndDeliversEveryValue() async {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: StubTransport(numberedResponses))
-        let controller = TodosController(transport: failingTransport)
+    @MainActor @Test func observeShowsActivityWhileLoadingAndDeliversEveryValue() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
+        let controller = TodosController(transport: unreachableMock())
         controller.observe(endpoint: endpoint) { controller, text in controller.texts.append(text) }
         await waitUntil(endpoint) { $0 == .success("v1") }
-        endpoint.reload()
+        endpoint.load()
         await waitUntil(endpoint) { $0 == .success("v2") }
-        await endpoint.waitForDeliveries()
         #expect(controller.texts == ["v1", "v2"])
         #expect(controller.hooks.indicator.events == ["start", "stop", "start", "stop"])
     }
 
-    @Test func observeSendsFailuresToTheErrorHandlerWithTheTypedError() async {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: failingTransport)
-        let controller = TodosController(transport: failingTransport)
+    @MainActor @Test func cancellingTheTokenWhileLoadingTurnsTheActivityOff() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock(TestClock(opened: 0)))
+        let controller = TodosController(transport: unreachableMock())
+        let token = controller.observe(endpoint: endpoint) { controller, text in controller.texts.append(text) }
+        #expect(controller.hooks.indicator.isShowing)
+        token.cancel()
+        #expect(controller.hooks.indicator.events == ["start", "stop"])
+        endpoint.clear()
+        token.cancel()
+        #expect(controller.hooks.indicator.events == ["start", "stop"])  // stopped once, and nothing after
+    }
+
+    @MainActor @Test func observeSendsFailuresToTheErrorHandlerWithTheTypedError() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: unreachableMock())
+        let controller = TodosController(transport: unreachableMock())
         var errors: [any Error] = []
         controller.observe(endpoint: endpoint, onError: { errors.append($0) }) { controller.texts.append($0) }
-        await waitUntil(endpoint) { if case .failure = $0 { true } else { false } }
-        await endpoint.waitForDeliveries()
+        await waitUntil(endpoint) { $0.isFailure }
         #expect(controller.texts.isEmpty)
         #expect((errors.first as? HTTPTransportError)?.code == .cannotConnect)
         #expect(controller.hooks.errors.isEmpty)
+        #expect(controller.hooks.indicator.events == ["start", "stop"])
     }
 
-    @Test func anObservingControllerIsNotKeptAliveByTheEndpoint() async {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: StubTransport(numberedResponses))
-        var controller: TodosController? = TodosController(transport: failingTransport)
+    @MainActor @Test func anObservingControllerIsNotKeptAliveByTheEndpoint() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
+        var controller: TodosController? = TodosController(transport: unreachableMock())
         weak let weakController = controller
         controller?.observe(endpoint: endpoint) { controller, text in controller.texts.append(text) }
         await waitUntil(endpoint) { $0 == .success("v1") }
-        await endpoint.waitForDeliveries()
         #expect(controller?.texts == ["v1"])
         controller = nil
         #expect(weakController == nil)
-        #expect(endpoint.observerCount == 0)
     }
 
-    @Test func theStandardDefaultsShowNoActivityOffUIKit() {
+    @MainActor @Test func theStandardDefaultsShowNoActivityOffUIKit() {
         final class Plain: EndpointLoading {}
         let plain = Plain()
         #if !canImport(UIKit) || os(watchOS)

@@ -1,208 +1,171 @@
 import Foundation
 import Testing
+import TinyEndpoint
 import TinyHTTPTransport
+import TinyMocks
 import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @Suite struct LoadingTests {
     @Test func thousandConcurrentLoadIfNeededCallsSendOneRequest() async {
-        let gate = Gate()
-        let transport = StubTransport { call, request in
-            await gate.wait()
-            return try await numberedResponses(call, request)
-        }
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
+        let clock = TestClock(opened: 0)
+        let mock = numberedMock(clock)
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock)
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<1_000 { group.addTask { endpoint.loadIfNeeded() } }
+            for _ in 0..<1_000 { group.addTask { await endpoint.loadIfNeeded() } }
         }
-        #expect(endpoint.state == .loading)
-        await gate.open()
+        #expect(await endpoint.state == .loading)
+        await clock.waitForSleeps(1)
+        clock.open()
         await waitUntil(endpoint) { $0 == .success("v1") }
-        endpoint.loadIfNeeded()
-        #expect(await transport.callCount == 1)
-        #expect(endpoint.state == .success("v1"))
+        await endpoint.loadIfNeeded()
+        #expect(mock.requests.count == 1)
+        #expect(await endpoint.state == .success("v1"))
     }
 
-    @Test func reloadDuringASlowLoadCancelsItAndOnlyTheNewerResultIsDelivered() async throws {
-        let firstGate = Gate()
-        let secondGate = Gate()
-        let sawCancellation = Collected<Bool>()
-        let transport = StubTransport { call, request in
-            if call == 1 {
-                await firstGate.wait()  // ignores cancellation on purpose: answers late, after the reload
-                sawCancellation.append(Task.isCancelled)
-            } else {
-                await secondGate.wait()
-            }
-            return try await numberedResponses(call, request)
-        }
+    @MainActor @Test func loadWhileLoadingCancelsTheLoadInFlightAndItsLateAnswerIsNeverDelivered() async throws {
+        // The first call ignores its cancellation and answers "v1" after the second load began.
+        let transport = NumberingTransport(holding: [1])
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
-        var states = endpoint.states.makeAsyncIterator()
-        #expect(await states.next() == .idle)
-        endpoint.load()
+        let owner = Owner()
+        var seen: [RequestState<String>] = []
+        endpoint.observe(owner: owner) { seen.append($0) }  // starts the first load
+        let first = try #require(endpoint.task)
         await transport.waitForCalls(1)
-        let firstLoad = try #require(endpoint.core.withLock { $0.task })
-        endpoint.reload()
-        await transport.waitForCalls(2)
-
-        await firstGate.open()
-        await firstLoad.value  // the stale answer has arrived and been dropped
-        #expect(sawCancellation.values == [true])
-        #expect(endpoint.state == .loading)
-        #expect(endpoint.lastValue == nil)
-
-        await secondGate.open()
-        #expect(await states.next() == .loading)  // once: a reload while loading is not a new state
-        #expect(await states.next() == .success("v2"))
-        #expect(endpoint.lastValue == "v2")
-    }
-
-    @Test func aTransportsCancellationHandlerMayCallBackIntoTheEndpoint() async {
-        let endpointBox = Collected<StatefulEndpoint<String>>()
-        let statesSeenOnCancel = Collected<RequestState<String>>()
-        let gate = Gate()
-        let entered = CallRecorder()
-        let transport = StubTransport { call, request in
-            try await withTaskCancellationHandler {
-                _ = await entered.record()
-                if call == 1 { await gate.wait() }
-                return try await numberedResponses(call, request)
-            } onCancel: {
-                // Runs synchronously inside `cancel()`: it would deadlock if the endpoint cancelled under its lock.
-                if let endpoint = endpointBox.values.first { statesSeenOnCancel.append(endpoint.state) }
-            }
-        }
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
-        endpointBox.append(endpoint)
-        // The box, the transport's closure and the endpoint form a cycle: break it when the test ends.
-        defer { endpointBox.removeAll() }
         endpoint.load()
-        await entered.wait(for: 1)
-        endpoint.reload()
-        #expect(statesSeenOnCancel.values == [.loading])
-        await gate.open()
+        #expect(first.isCancelled)
         await waitUntil(endpoint) { $0 == .success("v2") }
+        transport.release()
+        await first.value  // the late answer arrived on the main actor and was dropped
+        #expect(seen == [.idle, .loading, .success("v2")])
+        #expect(endpoint.state == .success("v2"))
+        #expect(transport.calls == 2)
     }
 
-    @Test func clearCancelsTheLoadInFlightAndDropsItsAnswer() async throws {
-        let gate = Gate()
-        let transport = StubTransport { call, request in
-            await gate.wait()
-            return try await numberedResponses(call, request)
-        }
+    @MainActor @Test func clearCancelsTheLoadInFlightDropsItsAnswerAndForgetsTheValue() async throws {
+        let transport = NumberingTransport(holding: [2])
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
-        endpoint.load()
-        let load = try #require(endpoint.core.withLock { $0.task })
-        endpoint.clear()
-        #expect(endpoint.state == .idle)
-        await gate.open()
-        await load.value
-        #expect(endpoint.state == .idle)
-        #expect(endpoint.lastValue == nil)
-    }
-
-    @Test func clearForgetsTheLastValue() async {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: StubTransport(numberedResponses))
         endpoint.load()
         await waitUntil(endpoint) { $0 == .success("v1") }
-        #expect(endpoint.lastValue == "v1")
+        #expect(endpoint.value == "v1")
+        endpoint.load()
+        let second = try #require(endpoint.task)
+        #expect(endpoint.value == "v1")  // kept while the reload runs
         endpoint.clear()
+        #expect(second.isCancelled)
         #expect(endpoint.state == .idle)
-        #expect(endpoint.lastValue == nil)
-        #expect(endpoint.lastLoadDate == nil)
+        #expect(endpoint.value == nil)
+        transport.release()
+        await second.value
+        #expect(endpoint.state == .idle)
+        #expect(endpoint.value == nil)
     }
 
-    @Test func aFailureKeepsTheTypedErrorAndLoadIfNeededRetries() async throws {
-        let transport = StubTransport { call, request in
-            if call == 1 { return (Data("nope".utf8), try .ok(request, status: 500)) }
-            return try await numberedResponses(call, request)
-        }
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
+    @MainActor @Test func aFailureKeepsTheTypedErrorAndTheLastValueAndLoadIfNeededRetries() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/text", .text("v1"), .status(500), .text("v3"))
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock)
         endpoint.loadIfNeeded()
-        let failure = try #require(await waitUntil(endpoint) { if case .failure = $0 { true } else { false } })
-        guard case .failure(let error) = failure else { return }
-        let transportError = try #require(error.underlyingError as? HTTPTransportError)
+        await waitUntil(endpoint) { $0 == .success("v1") }
+        endpoint.load()
+        let failure = try #require(await waitUntil(endpoint) { $0.isFailure }?.error)
+        let transportError = try #require(failure.underlyingError as? HTTPTransportError)
         #expect(transportError.code == .unacceptableStatus(500))
-        #expect(error.message.contains("500"))
+        #expect(failure.message.contains("500"))
+        #expect(endpoint.value == "v1")  // the last good value survives a failed reload
         endpoint.loadIfNeeded()
-        await waitUntil(endpoint) { $0 == .success("v2") }
+        await waitUntil(endpoint) { $0 == .success("v3") }
+        #expect(mock.requests.count == 3)
     }
 
-    @Test func loadWhileIdleOrLoadedAlwaysSendsANewRequest() async {
-        let transport = StubTransport(numberedResponses)
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
+    @MainActor @Test func loadAlwaysSendsANewRequestAndLoadIfNeededDoesNotWhileLoaded() async {
+        let mock = numberedMock()
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock)
         endpoint.load()
         await waitUntil(endpoint) { $0 == .success("v1") }
+        endpoint.loadIfNeeded()
+        #expect(endpoint.state == .success("v1"))
         endpoint.load()
         await waitUntil(endpoint) { $0 == .success("v2") }
-        #expect(await transport.callCount == 2)
+        #expect(mock.requests.count == 2)
+    }
+
+    /// Decoding must not hold up the main actor: the parse waits until the main actor has run other work.
+    @MainActor @Test func decodingRunsOffTheMainActor() async {
+        let mainActorRan = DispatchSemaphore(value: 0)
+        let endpoint = StatefulEndpoint(
+            endpoint: Endpoint<Bool>(request: textEndpoint().request) { _, _ in
+                .success(mainActorRan.wait(timeout: .now() + 10) == .success)  // times out if parsing blocks it
+            }, transport: numberedMock())
+        endpoint.load()
+        Task { @MainActor in mainActorRan.signal() }
+        await waitUntil(endpoint) { !$0.isLoading }
+        #expect(endpoint.state == .success(true))
     }
 }
 
 @Suite struct FreshnessTests {
     let clock = TestClock()
-    let transport = StubTransport(numberedResponses)
 
-    func endpoint(maximumAge: TimeInterval?) -> StatefulEndpoint<String> {
-        let clock = self.clock
-        return StatefulEndpoint(
-            endpoint: textEndpoint(), transport: transport, maximumAge: maximumAge, now: { clock.now })
+    @MainActor func endpoint(maximumAge: Duration?, mock: MockTransport? = nil) -> StatefulEndpoint<String> {
+        StatefulEndpoint(
+            endpoint: textEndpoint(), transport: mock ?? numberedMock(), maximumAge: maximumAge, clock: clock)
     }
 
-    @Test func loadIfNeededReloadsOnlyOnceTheValueIsOlderThanTheMaximumAge() async {
-        let endpoint = endpoint(maximumAge: 60)
+    @MainActor @Test func loadIfNeededReloadsOnlyOnceTheValueIsOlderThanTheMaximumAge() async {
+        let mock = numberedMock()
+        let endpoint = endpoint(maximumAge: .seconds(60), mock: mock)
         endpoint.loadIfNeeded()
         await waitUntil(endpoint) { $0 == .success("v1") }
-        #expect(endpoint.lastLoadDate == clock.now)
-        clock.advance(by: 59)
+        clock.advance(by: .seconds(59))
         endpoint.loadIfNeeded()
         #expect(endpoint.state == .success("v1"))
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         endpoint.loadIfNeeded()
         #expect(endpoint.state == .loading)
-        #expect(endpoint.lastValue == "v1")  // still reachable while the reload runs
+        #expect(endpoint.value == "v1")  // still there while the reload runs
         await waitUntil(endpoint) { $0 == .success("v2") }
-        #expect(await transport.callCount == 2)
+        #expect(mock.requests.count == 2)
     }
 
-    @Test func withoutAMaximumAgeAValueStaysFresh() async {
-        let endpoint = endpoint(maximumAge: nil)
+    @MainActor @Test func withoutAMaximumAgeAValueStaysFresh() async {
+        let mock = numberedMock()
+        let endpoint = endpoint(maximumAge: nil, mock: mock)
         endpoint.loadIfNeeded()
         await waitUntil(endpoint) { $0 == .success("v1") }
-        clock.advance(by: 365 * 24 * 3600)
+        clock.advance(by: .seconds(365 * 24 * 3600))
         endpoint.loadIfNeeded()
         #expect(endpoint.state == .success("v1"))
-        #expect(await transport.callCount == 1)
+        #expect(mock.requests.count == 1)
     }
 
     @MainActor @Test func aNewObserverOfAStaleValueTriggersAReload() async {
-        let endpoint = endpoint(maximumAge: 10)
+        let endpoint = endpoint(maximumAge: .seconds(10))
         endpoint.loadIfNeeded()
         await waitUntil(endpoint) { $0 == .success("v1") }
-        clock.advance(by: 11)
+        clock.advance(by: .seconds(11))
         let owner = Owner()
         var seen: [RequestState<String>] = []
         endpoint.observe(owner: owner) { seen.append($0) }
         await waitUntil(endpoint) { $0 == .success("v2") }
-        await endpoint.waitForDeliveries()
         #expect(seen == [.success("v1"), .loading, .success("v2")])
     }
 
-    @Test func theLastGoodValueSurvivesAFailedReload() async throws {
-        let transport = StubTransport { call, request in
-            if call == 2 { throw HTTPTransportError(.timedOut, request: request) }
-            return try await numberedResponses(call, request)
-        }
-        let clock = self.clock
-        let endpoint = StatefulEndpoint(
-            endpoint: textEndpoint(), transport: transport, maximumAge: 5, now: { clock.now })
+    @MainActor @Test func theAgeCountsFromWhenTheAnswerArrived() async {
+        let slow = TestClock(opened: 0)
+        let endpoint = endpoint(maximumAge: .seconds(10), mock: numberedMock(slow))
         endpoint.loadIfNeeded()
+        await slow.waitForSleeps(1)
+        clock.advance(by: .seconds(30))  // the request took 30 s
+        slow.open()
         await waitUntil(endpoint) { $0 == .success("v1") }
-        clock.advance(by: 5)
+        clock.advance(by: .seconds(9))
         endpoint.loadIfNeeded()
-        await waitUntil(endpoint) { if case .failure = $0 { true } else { false } }
-        #expect(endpoint.lastValue == "v1")
-        #expect(endpoint.lastLoadDate == Date(timeIntervalSinceReferenceDate: 0))
+        #expect(endpoint.state == .success("v1"))
     }
 }

@@ -1,112 +1,119 @@
 import Foundation
+import Observation
 import Testing
+@_spi(TinyKit) import TinyHTTPTransport
 import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
-@MainActor @Suite struct ObserveTests {
-    let transport = StubTransport(numberedResponses)
-
-    @Test func observerGetsCurrentStateThenEveryChangeInOrder() async {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
+/// Closures with owners: the current state at once, then every change synchronously, in registration order.
+@Suite struct ObserveTests {
+    @MainActor @Test func anObserverGetsTheCurrentStateThenEveryChangeInOrder() async {
+        let mock = numberedMock()
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock)
         let owner = Owner()
         var seen: [RequestState<String>] = []
         endpoint.observe(owner: owner) { seen.append($0) }
-        #expect(seen == [.idle])
+        #expect(seen == [.idle, .loading])  // the current state, then the load the first observer started
         await waitUntil(endpoint) { $0 == .success("v1") }
-        await endpoint.waitForDeliveries()
         #expect(seen == [.idle, .loading, .success("v1")])
-        #expect(await transport.callCount == 1)
+        #expect(mock.requests.count == 1)
     }
 
-    @Test func observeCurrentFalseSkipsTheCurrentState() async {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
-        let owner = Owner()
-        var seen: [RequestState<String>] = []
-        endpoint.observe(owner: owner, observeCurrent: false) { seen.append($0) }
-        #expect(seen.isEmpty)
-        await waitUntil(endpoint) { $0 == .success("v1") }
-        await endpoint.waitForDeliveries()
-        #expect(seen == [.loading, .success("v1")])
-    }
-
-    @Test func observingAfterALoadDeliversTheValueWithoutLoadingAgain() async {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
+    @MainActor @Test func observingAfterALoadDeliversTheValueWithoutLoadingAgain() async {
+        let mock = numberedMock()
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock)
         endpoint.loadIfNeeded()
         await waitUntil(endpoint) { $0 == .success("v1") }
         let owner = Owner()
         var seen: [RequestState<String>] = []
         endpoint.observe(owner: owner) { seen.append($0) }
         #expect(seen == [.success("v1")])
-        #expect(await transport.callCount == 1)
+        #expect(mock.requests.count == 1)
     }
 
-    @Test func removedByTokenGetsNothingMore() async {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
-        let owner = Owner()
-        var seen: [RequestState<String>] = []
-        let token = endpoint.observe(owner: owner) { seen.append($0) }
+    @MainActor @Test func aChangeReachesEveryObserverBeforeTheCallThatMadeItReturnsInRegistrationOrder() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
+        endpoint.load()
         await waitUntil(endpoint) { $0 == .success("v1") }
-        await endpoint.waitForDeliveries()
-        token.cancel()
-        endpoint.reload()
-        await waitUntil(endpoint) { $0 == .success("v2") }
-        await endpoint.waitForDeliveries()
-        #expect(seen == [.idle, .loading, .success("v1")])
-        #expect(endpoint.observerCount == 0)
-    }
-
-    @Test func removeObserverWithTheTokenOfAnotherEndpointDoesNothing() {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
-        let other = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
-        let owner = Owner()
-        endpoint.observe(owner: owner) { _ in }
-        let foreign = other.observe(owner: owner) { _ in }
-        endpoint.removeObserver(foreign)
-        #expect(endpoint.observerCount == 1)
-        other.removeObserver(foreign)
-        #expect(other.observerCount == 0)
-    }
-
-    @Test func removeObserversOfAnOwnerKeepsTheOthers() async {
-        let gate = Gate()
-        let transport = StubTransport { call, request in
-            await gate.wait()  // every observer registers before the answer
-            return try await numberedResponses(call, request)
+        let owners = (0..<3).map { _ in Owner() }
+        var log: [String] = []
+        for (index, owner) in owners.enumerated() {
+            MainActor.assertIsolated()
+            endpoint.observe(owner: owner) { state in
+                MainActor.assertIsolated()
+                log.append("\(index): \(state)")
+            }
         }
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
-        let (first, second) = (Owner(), Owner())
-        var firstSeen: [RequestState<String>] = []
-        var secondSeen: [RequestState<String>] = []
-        endpoint.observe(owner: first) { firstSeen.append($0) }
-        endpoint.observe(owner: first) { firstSeen.append($0) }
-        endpoint.observe(owner: second) { secondSeen.append($0) }
-        endpoint.removeObservers(owner: first)
-        #expect(endpoint.observerCount == 1)
-        await gate.open()
-        await waitUntil(endpoint) { $0 == .success("v1") }
-        await endpoint.waitForDeliveries()
-        // The first observe started the load, so the later ones began with `.loading`; removed before the pending
-        // deliveries ran on the main actor, the first owner's observers get none of them.
-        #expect(firstSeen == [.idle, .loading])
-        #expect(secondSeen == [.loading, .success("v1")])
+        log.removeAll()
+        endpoint.clear()
+        #expect(log == ["0: idle", "1: idle", "2: idle"])
     }
 
-    @Test func removingItselfInsideTheCallbackStopsDeliveryAtOnce() async {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
+    @MainActor @Test func aChangeMadeInsideAnObserverReachesEveryoneAfterTheCurrentOne() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
+        let owners = (0..<3).map { _ in Owner() }
+        let received = owners.map { _ in Received() }
+        endpoint.observe(owner: owners[0]) { [weak endpoint] state in
+            received[0].states.append(state)
+            if state == .success("v1") { endpoint?.clear() }  // re-entrant: the others see v1 first
+        }
+        var latecomer: [RequestState<String>] = []
+        endpoint.observe(owner: owners[1]) { [weak endpoint] state in
+            received[1].states.append(state)
+            // Registered while `.idle` is still to be delivered to the others: it starts with `.idle`, once.
+            if state == .success("v1") { endpoint?.observe(owner: owners[2]) { latecomer.append($0) } }
+        }
+        endpoint.observe(owner: owners[2]) { received[2].states.append($0) }
+        await waitUntil(endpoint) { $0 == .success("v1") }
+        #expect(received[0].states == [.idle, .loading, .success("v1"), .idle, .loading])
+        #expect(received[1].states == [.loading, .success("v1"), .idle, .loading])
+        #expect(received[2].states == [.loading, .success("v1"), .idle, .loading])
+        #expect(latecomer == [.idle, .loading])  // `.idle` once, then the load its observe started
+    }
+
+    @MainActor @Test func aCancelledObservationGetsNothingMoreAndItsClosureIsReleased() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
         let owner = Owner()
+        var probe: Owner? = Owner()
+        weak let weakProbe = probe
         var seen: [RequestState<String>] = []
-        endpoint.observe(owner: owner, observeCurrent: false) { [weak endpoint] state in
+        let token = endpoint.observe(owner: owner) { [probe] state in
+            _ = probe
             seen.append(state)
-            endpoint?.removeObservers(owner: owner)
         }
+        probe = nil
         await waitUntil(endpoint) { $0 == .success("v1") }
-        await endpoint.waitForDeliveries()
-        #expect(seen == [.loading])
+        token.cancel()
+        token.cancel()  // a second cancel does nothing
+        endpoint.load()
+        await waitUntil(endpoint) { $0 == .success("v2") }
+        #expect(seen == [.idle, .loading, .success("v1")])
+        #expect(weakProbe == nil)
+        #expect(endpoint.observers.allSatisfy { $0.owner !== owner })
     }
 
-    @Test func deallocatedOwnerIsDroppedAndItsClosureReleased() async {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
+    @MainActor @Test func cancellingDuringADeliveryStopsItAtOnceEvenForObserversNotYetCalled() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
+        let owner = Owner()
+        var (first, second): ([RequestState<String>], [RequestState<String>]) = ([], [])
+        var secondToken: ObservationToken?
+        let firstToken = endpoint.observe(owner: owner) { state in
+            first.append(state)
+            if state == .loading { secondToken?.cancel() }
+        }
+        secondToken = endpoint.observe(owner: owner) { second.append($0) }
+        endpoint.clear()
+        endpoint.load()  // the first observer cancels the second before it is called
+        #expect(first == [.idle, .loading, .idle, .loading])
+        #expect(second == [.loading, .idle])
+        firstToken.cancel()
+        endpoint.clear()
+        #expect(first == [.idle, .loading, .idle, .loading])
+    }
+
+    @MainActor @Test func aDeallocatedOwnerIsNeitherRetainedNorCalledAndItsClosureIsReleased() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
         var owner: Owner? = Owner()
         var probe: Owner? = Owner()
         weak let weakOwner = owner
@@ -120,49 +127,92 @@ import TinyRequestState
         owner = nil
         #expect(weakOwner == nil)
         await waitUntil(endpoint) { $0 == .success("v1") }
-        await endpoint.waitForDeliveries()
-        #expect(seen == [.idle])
+        #expect(seen == [.idle, .loading])
         #expect(weakProbe == nil)
-        #expect(endpoint.observerCount == 0)
+        #expect(endpoint.observers.allSatisfy { $0.owner == nil })  // `waitUntil`'s ended when it returned
     }
 
-    @Test func ownerPassingObserveDoesNotKeepTheOwnerAlive() async {
+    @MainActor @Test func theOwnerPassingObserveDoesNotKeepTheOwnerAlive() async {
         final class Screen {
             var rendered: [RequestState<String>] = []
         }
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
         var screen: Screen? = Screen()
         weak let weakScreen = screen
         endpoint.observe(owner: screen ?? Screen()) { screen, state in screen.rendered.append(state) }
         await waitUntil(endpoint) { $0 == .success("v1") }
-        await endpoint.waitForDeliveries()
         #expect(screen?.rendered == [.idle, .loading, .success("v1")])
         screen = nil
         #expect(weakScreen == nil)
-        #expect(endpoint.observerCount == 0)
     }
 
-    @Test func observersAreCalledOnTheMainActor() async {
-        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
-        let owner = Owner()
-        var calls = 0
-        endpoint.observe(owner: owner) { _ in
-            MainActor.assertIsolated()
-            calls += 1
+    @MainActor @Test func anObservationWithoutAnOwnerLastsAsLongAsItsToken() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
+        var kept: [RequestState<String>] = []
+        var dropped: [RequestState<String>] = []
+        var probe: Owner? = Owner()
+        weak let weakProbe = probe
+        var token: ObservationToken? = endpoint.observe { kept.append($0) }
+        _ = endpoint.observe { [probe] state in
+            _ = probe
+            dropped.append(state)
         }
+        probe = nil
         await waitUntil(endpoint) { $0 == .success("v1") }
-        await endpoint.waitForDeliveries()
-        #expect(calls == 3)
+        #expect(kept == [.idle, .loading, .success("v1")])
+        #expect(dropped == [.loading])  // its current state only: the token was released at once
+        #expect(weakProbe == nil)
+        #expect(token != nil)
+        token = nil
+        endpoint.clear()
+        #expect(kept == [.idle, .loading, .success("v1")])
     }
 
-    @Test func anEndpointDoesNotOutliveItsUsers() async {
-        var endpoint: StatefulEndpoint<String>? = StatefulEndpoint(endpoint: textEndpoint(), transport: transport)
+    @MainActor @Test func anEndpointDoesNotOutliveItsUsers() async {
+        var endpoint: StatefulEndpoint<String>? = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
         weak let weakEndpoint = endpoint
         let owner = Owner()
         endpoint?.observe(owner: owner) { _ in }
         if let endpoint { await waitUntil(endpoint) { $0 == .success("v1") } }
-        await endpoint?.waitForDeliveries()
         endpoint = nil
         #expect(weakEndpoint == nil)
+    }
+}
+
+/// Observation: SwiftUI and `withObservationTracking` see `state` and `value` change.
+@Suite struct ObservationTests {
+    @MainActor @Test func readingTheStateTracksItsChanges() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
+        let changes = Locked(0)
+        func track() {
+            withObservationTracking {
+                _ = endpoint.state
+            } onChange: {
+                changes.withLock { $0 += 1 }
+            }
+        }
+        track()
+        endpoint.load()
+        #expect(changes.withLock { $0 } == 1)
+        track()
+        await waitUntil(endpoint) { $0 == .success("v1") }
+        #expect(changes.withLock { $0 } == 2)
+        track()
+        endpoint.loadIfNeeded()  // nothing changes
+        #expect(changes.withLock { $0 } == 2)
+    }
+
+    @MainActor @Test func readingTheValueTracksItToo() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
+        let changes = Locked(0)
+        withObservationTracking {
+            _ = endpoint.value
+        } onChange: {
+            changes.withLock { $0 += 1 }
+        }
+        endpoint.load()
+        await waitUntil(endpoint) { $0 == .success("v1") }
+        #expect(changes.withLock { $0 } == 1)
+        #expect(endpoint.value == "v1")
     }
 }

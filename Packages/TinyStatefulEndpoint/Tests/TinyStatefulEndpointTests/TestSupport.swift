@@ -1,6 +1,8 @@
 import Foundation
+import Testing
 import TinyEndpoint
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
+import TinyMocks
 import TinyRequestState
 
 @testable import TinyStatefulEndpoint
@@ -9,135 +11,91 @@ import TinyRequestState
     import FoundationNetworking
 #endif
 
-/// A transport whose answers come from a closure per test; counts and numbers its calls.
-final class StubTransport: HTTPTransport {
-    typealias Respond = @Sendable (_ call: Int, _ request: URLRequest) async throws -> (Data, HTTPURLResponse)
-
-    private let respond: Respond
-    private let recorder = CallRecorder()
-
-    init(_ respond: @escaping Respond) { self.respond = respond }
-
-    /// Answers every request with `body` and status 200.
-    convenience init(json body: String) {
-        self.init { _, request in (Data(body.utf8), try .ok(request)) }
+/// A clock the test drives, for the mock's delays and for freshness: `now` moves only with ``advance(by:)``, and
+/// the n-th sleep (a request waiting for its answer) returns once ``open(_:)`` has let n sleeps through, or throws
+/// when its task is cancelled.
+final class TestClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let call = await recorder.record()
-        return try await respond(call, request)
+    private struct State {
+        var now = Instant(offset: .zero)
+        var sleeps = 0
+        var opened = 0
+        var sleepers: [Int: CheckedContinuation<Void, Never>] = [:]
+        var sleepWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
     }
 
-    /// How many requests were sent.
-    var callCount: Int { get async { await recorder.count } }
+    private let state: Locked<State>
 
-    /// Waits until at least `count` requests were sent.
-    func waitForCalls(_ count: Int) async { await recorder.wait(for: count) }
-}
+    /// - Parameter opened: How many sleeps may return before ``open(_:)`` is called; by default every one.
+    init(opened: Int = .max) { state = Locked(State(opened: opened)) }
 
-/// Counts calls and wakes whoever waits for a number of them.
-actor CallRecorder {
-    private(set) var count = 0
-    private var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
+    var now: Instant { state.withLock { $0.now } }
+    var minimumResolution: Duration { .zero }
 
-    func record() -> Int {
-        count += 1
-        waiters.removeAll { target, continuation in
-            guard target <= count else { return false }
-            continuation.resume()
-            return true
+    func advance(by duration: Duration) { state.withLock { $0.now = $0.now.advanced(by: duration) } }
+
+    /// Lets `count` more sleeps return (the next ones in the order they started).
+    func open(_ count: Int = 1) {
+        let ready = state.withLock { state in
+            state.opened += count
+            let ready = state.sleepers.filter { $0.key <= state.opened }
+            for number in ready.keys { state.sleepers[number] = nil }
+            return ready.values
         }
-        return count
+        for sleeper in ready { sleeper.resume() }
     }
 
-    func wait(for target: Int) async {
-        if count >= target { return }
-        await withCheckedContinuation { waiters.append((target, $0)) }
-    }
-}
-
-/// Holds suspended callers until it is opened.
-actor Gate {
-    private var isOpen = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func wait() async {
-        if isOpen { return }
-        await withCheckedContinuation { waiters.append($0) }
+    /// Waits until `count` sleeps have started: that many requests are waiting for their answers.
+    func waitForSleeps(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state in
+                if state.sleeps >= count { return true }
+                state.sleepWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 
-    func open() {
-        isOpen = true
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        let number = state.withLock { state in
+            state.sleeps += 1
+            return state.sleeps
+        }
+        let waiters = state.withLock { state in
+            let ready = state.sleepWaiters.filter { $0.0 <= number }.map(\.1)
+            state.sleepWaiters.removeAll { $0.0 <= number }
+            return ready
+        }
         for waiter in waiters { waiter.resume() }
-        waiters = []
-    }
-}
-
-/// A clock the test moves by hand.
-final class TestClock: @unchecked Sendable {
-    // @unchecked Sendable: `current` is only read and written while holding `lock`.
-    private let lock = NSLock()
-    private var current = Date(timeIntervalSinceReferenceDate: 0)
-
-    var now: Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
-
-    func advance(by seconds: TimeInterval) {
-        lock.lock()
-        current += seconds
-        lock.unlock()
-    }
-}
-
-/// Collects values from any thread.
-final class Collected<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `items` is only read and written while holding `lock`.
-    private let lock = NSLock()
-    private var items: [Value] = []
-
-    func append(_ value: Value) {
-        lock.lock()
-        items.append(value)
-        lock.unlock()
-    }
-
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
-
-    func removeAll() {
-        lock.lock()
-        items.removeAll()
-        lock.unlock()
-    }
-}
-
-/// An object whose only job is to be owned, observed, and deallocated.
-final class Owner: Sendable {}
-
-extension HTTPURLResponse {
-    /// A response to `request` with `status`.
-    static func ok(_ request: URLRequest, status: Int = 200) throws -> HTTPURLResponse {
-        let url = request.url ?? URL(fileURLWithPath: "/")
-        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: nil) else {
-            throw URLError(.badServerResponse)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state in
+                    if number <= state.opened || Task.isCancelled { return true }
+                    state.sleepers[number] = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.sleepers.removeValue(forKey: number) }?.resume()
         }
-        return response
+        try Task.checkCancellation()
     }
 }
 
-/// Waits until `endpoint` is in a state `predicate` accepts (or the task is cancelled) and returns that state.
-@discardableResult
-func waitUntil<A: Sendable>(
-    _ endpoint: StatefulEndpoint<A>, _ predicate: @escaping @Sendable (RequestState<A>) -> Bool
-) async -> RequestState<A>? {
-    for await state in endpoint.states where predicate(state) { return state }
-    return nil
+/// A mock answering `GET https://example.com/text` with `"v1"`, `"v2"`, … `"v6"` on successive calls (then `"v6"`
+/// again), each after a sleep on `clock`.
+func numberedMock(_ clock: TestClock = TestClock()) -> MockTransport {
+    let mock = MockTransport(delay: .milliseconds(1), clock: clock)
+    mock.register(.get, "/text", .text("v1"), .text("v2"), .text("v3"), .text("v4"), .text("v5"), .text("v6"))
+    return mock
 }
 
 /// An endpoint that parses the body as a UTF-8 string.
@@ -147,5 +105,87 @@ func textEndpoint(_ url: String = "https://example.com/text") -> Endpoint<String
     }
 }
 
-/// Answers call `n` with the text `"v<n>"`.
-let numberedResponses: StubTransport.Respond = { call, request in (Data("v\(call)".utf8), try .ok(request)) }
+/// A transport for what the mock cannot do: it answers call n with `"v<n>"`, unlike the mock it answers even when
+/// its task was cancelled, and the calls listed in `held` wait until ``release()``.
+final class NumberingTransport: HTTPTransport {
+    private struct State {
+        var calls = 0
+        var released = false
+        var held: [CheckedContinuation<Void, Never>] = []
+        var callWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let holding: Set<Int>
+    private let state = Locked(State())
+
+    init(holding: Set<Int> = []) { self.holding = holding }
+
+    var calls: Int { state.withLock { $0.calls } }
+
+    /// Lets the held calls answer.
+    func release() {
+        let held = state.withLock { state in
+            state.released = true
+            defer { state.held = [] }
+            return state.held
+        }
+        for call in held { call.resume() }
+    }
+
+    /// Waits until `count` calls were made.
+    func waitForCalls(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.calls < count { state.callWaiters.append((count, continuation)) }
+                return state.calls >= count
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (call, waiters) = state.withLock { state in
+            state.calls += 1
+            let waiters = state.callWaiters.filter { $0.0 <= state.calls }.map(\.1)
+            state.callWaiters.removeAll { $0.0 <= state.calls }
+            return (state.calls, waiters)
+        }
+        for waiter in waiters { waiter.resume() }
+        if holding.contains(call) {
+            await withCheckedContinuation { continuation in
+                let released = state.withLock { state in
+                    if !state.released { state.held.append(continuation) }
+                    return state.released
+                }
+                if released { continuation.resume() }
+            }
+        }
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)
+        return (Data("v\(call)".utf8), try #require(response))
+    }
+}
+
+/// An object whose only job is to be owned, observed, and deallocated.
+final class Owner: Sendable {}
+
+/// What one observer received.
+@MainActor final class Received {
+    var states: [RequestState<String>] = []
+}
+
+/// Waits until `endpoint` is in a state `predicate` accepts and returns that state.
+@discardableResult @MainActor
+func waitUntil<A: Sendable>(
+    _ endpoint: StatefulEndpoint<A>, _ predicate: @escaping (RequestState<A>) -> Bool
+) async -> RequestState<A>? {
+    for await state in endpoint.states where predicate(state) { return state }
+    return nil
+}
+
+/// Whether `part` appears in `whole` as a contiguous run: nothing skipped, nothing repeated, nothing reordered.
+func isContiguousRun<T: Equatable>(_ part: [T], of whole: [T]) -> Bool {
+    guard !part.isEmpty else { return true }
+    guard part.count <= whole.count else { return false }
+    return (0...(whole.count - part.count)).contains { whole[$0..<($0 + part.count)].elementsEqual(part) }
+}

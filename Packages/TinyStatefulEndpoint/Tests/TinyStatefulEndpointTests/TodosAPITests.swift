@@ -15,73 +15,88 @@ struct Todo: Codable, Sendable, Equatable {
     var title: String?
 }
 
-/// The seed's API class: one method per endpoint, and a shared stateful endpoint for the list.
-@MainActor final class TodosAPI {
-    private let url = URL(string: "https://jsonplaceholder.typicode.com/todos/")
+/// TinyHTTP's API class as its README declares it: a plain class (not main-actor isolated) whose shared endpoint is
+/// a `lazy var`; here with a transport to load through.
+final class TodosAPI {
+    private let url = URL(string: "https://jsonplaceholder.typicode.com/todos/")!
     private let jsonDecoder = JSONDecoder()
     private let transport: any HTTPTransport
 
-    init(transport: any HTTPTransport) { self.transport = transport }
+    init(transport: any HTTPTransport = URLSessionTransport.shared) { self.transport = transport }
 
     lazy var all: StatefulEndpoint<[Todo]> = {
-        StatefulEndpoint(endpoint: self.get(), transport: transport)
+        return StatefulEndpoint(endpoint: self.get(), transport: transport)
     }()
 
     func get() -> Endpoint<[Todo]> {
-        var request = URLRequest(method: .get, url: url ?? URL(fileURLWithPath: "/"))
+        var request = URLRequest(method: .get, url: self.url)
         request.httpAccept(.json)
         return Endpoint(request: request, decodeResponse: self.jsonDecoder.decodeResponse)
     }
 }
 
-/// A screen that shows the todos.
+/// The README's class, unchanged: `StatefulEndpoint(endpoint:)` loads through the live transport.
+final class SeedTodosAPI {
+    private let url = URL(string: "https://jsonplaceholder.typicode.com/todos/")!
+    private let jsonDecoder = JSONDecoder()
+
+    lazy var all: StatefulEndpoint<[Todo]> = {
+        return StatefulEndpoint(endpoint: self.get())
+    }()
+
+    private func get() -> Endpoint<[Todo]> {
+        var request = URLRequest(method: .get, url: self.url)
+        request.httpAccept(.json)
+        return Endpoint(request: request, decodeResponse: self.jsonDecoder.decodeResponse)
+    }
+}
+
+/// A screen that shows the todos, observing as TinyHTTP's README does.
 @MainActor final class TodosScreen {
     var todos: [Todo] = []
     var states: [String] = []
-}
 
-@MainActor @Suite struct TodosAPITests {
-    let body = #"[{"id": 1, "title": "Write tests"}, {"id": 2, "title": "Ship"}]"#
-
-    @Test func twoScreensShareOneLoadOfTheAllEndpoint() async {
-        let gate = Gate()
-        // The mock's delay waits on the gate, so both screens observe before the answer arrives.
-        let transport = MockTransport(delay: .milliseconds(1), clock: MockClock { _ in await gate.wait() })
-        transport.register(.get, "/todos", .json(body))
-        let api = TodosAPI(transport: transport)
-        let (list, badge) = (TodosScreen(), TodosScreen())
-        for screen in [list, badge] {
-            api.all.observe(owner: screen) { screen, state in
-                switch state {
-                case .idle: screen.states.append("idle")
-                case .loading: screen.states.append("loading")
-                case .success(let todos):
-                    screen.states.append("success")
-                    screen.todos = todos
-                case .failure(let error): screen.states.append("failure: \(error)")
-                }
+    func start(_ api: TodosAPI) {
+        api.all.observe(owner: self) { state in
+            switch state {
+            case .idle:
+                self.states.append("not yet")
+            case .loading:
+                self.states.append("loading")
+            case .success(let todos):
+                self.states.append("got todos")
+                self.todos = todos
+            case .failure(let error):
+                self.states.append("oh no: \(error)")
             }
         }
-        await gate.open()
-        await waitUntil(api.all) { $0.isSuccessState }
-        await api.all.waitForDeliveries()
-        #expect(transport.requests.count == 1)
-        #expect(transport.requests.first?.header("Accept") == "application/json")
-        #expect(list.todos == [Todo(id: 1, title: "Write tests"), Todo(id: 2, title: "Ship")])
-        #expect(badge.todos == list.todos)
-        #expect(list.states == ["idle", "loading", "success"])
-        #expect(badge.states == ["loading", "success"])
-    }
-
-    @Test func theSeedsInitializerUsesTheLiveTransportByDefault() {
-        let api = TodosAPI(transport: StubTransport(json: body))
-        let all = StatefulEndpoint(endpoint: api.get())  // the seed's spelling: the live transport
-        all.clear()
-        #expect(all.state == .idle)
-        #expect(all.endpoint.request.url == api.get().request.url)
     }
 }
 
-extension RequestState {
-    var isSuccessState: Bool { if case .success = self { true } else { false } }
+@Suite struct TodosAPITests {
+    let body = #"[{"id": 1, "title": "Write tests"}, {"id": 2, "title": "Ship"}]"#
+
+    @MainActor @Test func twoScreensShareOneLoadOfTheAllEndpoint() async {
+        let mock = MockTransport()
+        mock.register(.get, "/todos", .json(body))
+        let api = TodosAPI(transport: mock)
+        let (list, badge) = (TodosScreen(), TodosScreen())
+        list.start(api)
+        badge.start(api)
+        for await state in api.all.states where !state.isLoading { break }
+        #expect(mock.requests.count == 1)
+        #expect(mock.requests.first?.value(forHTTPHeaderField: "Accept") == "application/json")
+        #expect(list.todos == [Todo(id: 1, title: "Write tests"), Todo(id: 2, title: "Ship")])
+        #expect(badge.todos == list.todos)
+        #expect(list.states == ["not yet", "loading", "got todos"])
+        #expect(badge.states == ["loading", "got todos"])
+    }
+
+    @Test func theSeedsLazyVarCreatesTheEndpointOffTheMainActorWithTheLiveTransport() async {
+        let api = SeedTodosAPI()
+        let all = api.all  // created in a nonisolated context, as in the seed
+        #expect(all === api.all)
+        #expect(all.endpoint.request.url?.absoluteString == "https://jsonplaceholder.typicode.com/todos/")
+        #expect(await all.state == .idle)  // nothing loads until it is observed
+    }
 }

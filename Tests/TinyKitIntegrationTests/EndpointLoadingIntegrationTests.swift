@@ -22,7 +22,7 @@ import TinyKitTestServer
         let server = try await TestServer.start()
         defer { server.stop() }
         await server.route("POST /items") { request in .json(201, #"{"id":1,"# + request.bodyText.dropFirst()) }
-        let endpoint = try Endpoint<Item>(
+        let endpoint = Endpoint<Item>(
             json: .post, url: server.url("/items?keep=1"), body: ["name": "a b+c"], headers: ["X-Trace": "t1"],
             query: ["q": "x & y+z", "lang": "ü"])
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@_spi(TinyKit) import TinyHTTPTransport
 import TinyKit
 import TinyKitTestServer
 
@@ -66,8 +67,25 @@ import TinyKitTestServer
         }
     }
 
-    static func waitUntil<A: Sendable>(
-        _ endpoint: StatefulEndpoint<A>, _ predicate: @escaping @Sendable (RequestState<A>) -> Bool
+    /// A clock whose time moves only when the test says so.
+    final class ManualClock: Clock, Sendable {
+        struct Instant: InstantProtocol {
+            var offset: Duration
+            func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+            func duration(to other: Instant) -> Duration { other.offset - offset }
+            static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        }
+
+        private let offset = Locked(Duration.zero)
+
+        var now: Instant { Instant(offset: offset.withLock { $0 }) }
+        var minimumResolution: Duration { .zero }
+        func advance(by duration: Duration) { offset.withLock { $0 += duration } }
+        func sleep(until deadline: Instant, tolerance: Duration?) async throws { try Task.checkCancellation() }
+    }
+
+    @MainActor static func waitUntil<A: Sendable>(
+        _ endpoint: StatefulEndpoint<A>, _ predicate: (RequestState<A>) -> Bool
     ) async -> RequestState<A>? {
         for await state in endpoint.states where predicate(state) { return state }
         return nil
@@ -87,8 +105,7 @@ import TinyKitTestServer
             api.all.observe(owner: screen) { screen, state in screen.states.append(state) }
         }
         await gate.open()
-        _ = await Self.waitUntil(api.all) { if case .success = $0 { true } else { false } }
-        await api.all.waitForDeliveries()
+        _ = await Self.waitUntil(api.all) { $0.isSuccess }  // the screens were called before `states` saw it
 
         let todos = [Todo(id: 1, title: "Integrate")]
         #expect(list.states == [.idle, .loading, .success(todos)])
@@ -104,13 +121,13 @@ import TinyKitTestServer
         let endpoint = await TodosAPI(url: server.url("/todos")).get()
         let shared = StatefulEndpoint(endpoint: endpoint, transport: URLSessionTransport())
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<200 { group.addTask { shared.loadIfNeeded() } }
+            for _ in 0..<200 { group.addTask { await shared.loadIfNeeded() } }
         }
-        #expect(await Self.waitUntil(shared) { if case .loading = $0 { false } else { true } } == .success([]))
+        #expect(await Self.waitUntil(shared) { !$0.isLoading } == .success([]))
         #expect(server.requests.count == 1)
     }
 
-    @Test func reloadDuringASlowResponseCancelsItAndDeliversOnlyTheNewerAnswer() async throws {
+    @MainActor @Test func loadDuringASlowResponseCancelsItAndDeliversOnlyTheNewerAnswer() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
         let gate = Gate()
@@ -120,38 +137,56 @@ import TinyKitTestServer
             if number == 1 { await gate.wait() }  // the first answer is slow
             return .json(200, #"[{"id": \#(number)}]"#)
         }
-        let endpoint = await TodosAPI(url: server.url("/todos")).get()
-        let shared = StatefulEndpoint(endpoint: endpoint, transport: URLSessionTransport())
-        var states = shared.states.makeAsyncIterator()
-        #expect(await states.next() == .idle)
-        shared.load()
+        let shared = StatefulEndpoint(
+            endpoint: TodosAPI(url: server.url("/todos")).get(), transport: URLSessionTransport())
+        let owner = Screen()
+        shared.observe(owner: owner) { owner, state in owner.states.append(state) }  // starts the first load
         #expect(await server.waitForRequests(count: 1).count >= 1)
-        shared.reload()
-        #expect(await states.next() == .loading)
-        #expect(await states.next() == .success([Todo(id: 2)]))
+        shared.load()
+        _ = await Self.waitUntil(shared) { $0.isSuccess }
         await gate.open()
         #expect(await server.waitForClosedConnections(atLeast: 1))  // the slow request was cancelled on the wire
+        #expect(owner.states == [.idle, .loading, .success([Todo(id: 2)])])
         #expect(shared.state == .success([Todo(id: 2)]))
     }
 
-    @Test func aFailedReloadKeepsTheTypedErrorAndTheLastValue() async throws {
+    @MainActor @Test func aFailedReloadKeepsTheTypedErrorAndTheLastValue() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
         let counter = Counter()
         await server.route("GET /todos") { _ in
             await counter.next() == 1 ? .json(200, #"[{"id": 1}]"#) : .json(503, #"{"error": "maintenance"}"#)
         }
-        let endpoint = await TodosAPI(url: server.url("/todos")).get()
-        let shared = StatefulEndpoint(endpoint: endpoint, transport: URLSessionTransport())
+        let shared = StatefulEndpoint(
+            endpoint: TodosAPI(url: server.url("/todos")).get(), transport: URLSessionTransport())
         shared.loadIfNeeded()
         _ = await Self.waitUntil(shared) { $0 == .success([Todo(id: 1)]) }
-        shared.reload()
-        let failed = await Self.waitUntil(shared) { if case .failure = $0 { true } else { false } }
-        guard case .failure(let error) = failed else {
-            Issue.record("expected a failure, got \(String(describing: failed))")
-            return
+        shared.load()
+        let failure = try #require(await Self.waitUntil(shared) { $0.isFailure }?.error)
+        #expect((failure.underlyingError as? HTTPTransportError)?.code == .unacceptableStatus(503))
+        #expect(shared.value == [Todo(id: 1)])
+    }
+
+    @MainActor @Test func aLoadRunsAgainOnceTheValueIsOlderThanTheMaximumAge() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let counter = Counter()
+        await server.route("GET /todos") { _ in
+            let number = await counter.next()
+            return .json(200, #"[{"id": \#(number)}]"#)
         }
-        #expect((error.underlyingError as? HTTPTransportError)?.code == .unacceptableStatus(503))
-        #expect(shared.lastValue == [Todo(id: 1)])
+        let clock = ManualClock()
+        let shared = StatefulEndpoint(
+            endpoint: TodosAPI(url: server.url("/todos")).get(), transport: URLSessionTransport(),
+            maximumAge: .seconds(60), clock: clock)
+        shared.loadIfNeeded()
+        _ = await Self.waitUntil(shared) { $0.isSuccess }
+        clock.advance(by: .seconds(59))
+        shared.loadIfNeeded()
+        #expect(shared.state == .success([Todo(id: 1)]))
+        clock.advance(by: .seconds(1))
+        shared.loadIfNeeded()
+        #expect(await Self.waitUntil(shared) { $0.isSuccess } == .success([Todo(id: 2)]))
+        #expect(server.requests.count == 2)
     }
 }

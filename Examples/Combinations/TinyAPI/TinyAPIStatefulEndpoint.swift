@@ -3,6 +3,7 @@ import TinyRequestState
 import TinyStatefulEndpoint
 
 /// tinyAPI × StatefulEndpoint: an enum case converted to an `Endpoint` and shared by two screens.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 public enum TinyAPIStatefulEndpoint: Example {
     public static let combination = Combination(
         .tinyAPI, .statefulEndpoint, file: "Examples/Combinations/TinyAPI/TinyAPIStatefulEndpoint.swift")
@@ -34,9 +35,8 @@ public enum TinyAPIStatefulEndpoint: Example {
             if case .success(let users) = state { picker.options = users.map(\.username) }
         }
 
-        // Wait until the load finished and both observers saw it.
+        // Wait until the load finished; the observers were called before `states` saw it.
         for await state in users.states where state.isSuccess || state.isFailure { break }
-        await users.waitForDeliveries()
         if case .failure(let error) = users.state { throw error }
 
         return ExampleReport(

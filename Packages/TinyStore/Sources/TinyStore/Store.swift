@@ -9,41 +9,45 @@ import Observation
 /// store.state.count  // 1
 /// ```
 ///
-/// The store is `@Observable`: SwiftUI views (and `withObservationTracking`) that read ``state`` update when it
+/// The store is `Observable`: SwiftUI views (and `withObservationTracking`) that read ``state`` update when it
 /// changes. Code without SwiftUI can ``observe(_:)`` it with a callback or iterate ``states``.
 ///
-/// Each ``send(_:)`` runs the reducer at once, then the feature's effect off the main actor; an action the effect
-/// returns is sent back on the main actor (and its effect runs in turn). The returned ``StoreTask`` waits for or
-/// cancels that chain. When the store is released, its running effects are cancelled.
+/// Each ``send(_:)`` runs the reducer at once, then asks the feature for the action's ``Effect``: `.none` costs no
+/// task; other work runs off the main actor, and the action it returns is sent back on the main actor (and its effect
+/// runs in turn). The returned ``StoreTask`` waits for or cancels that chain. When the store is released, its running
+/// effects are cancelled.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
-@Observable
-public final class Store<F: Feature> {
+public final class Store<F: Feature>: Observable {
     /// The current state. Change it by sending actions.
-    public private(set) var state: F.State
+    public var state: F.State {
+        registrar.access(self, keyPath: stateKeyPath)
+        return current
+    }
 
     /// Receives every reducer error and every effect error not handled by a `catch` handler.
     ///
     /// The default writes the error to standard error.
-    @ObservationIgnored public var onError: @MainActor (StoreError<F.Action>) -> Void
+    public var onError: @MainActor (StoreError<F.Action>) -> Void
 
-    /// Called with each action an effect sends back and the state after it (for `TestStore`).
-    @ObservationIgnored package var onEffectAction: (@MainActor (F.Action, F.State) -> Void)?
+    /// Called when an effect ends, with the action it sent back (if any) and the state after it (for `TestStore`).
+    package var onEffectEnd: (@MainActor ((action: F.Action, state: F.State)?) -> Void)?
+    /// Recorded with each effect started from now on and inherited by the effects of the actions it sends back (for
+    /// `TestStore`: where the action was sent).
+    package var origin: (any Sendable)?
+    /// The running effects, oldest first: the action that started each, ``origin`` at its start, its id and task.
+    package private(set) var effects: [RunningEffect] = []
+    /// A running effect; its task also waits for the effects of the action it sends back.
+    package typealias RunningEffect = (
+        action: F.Action, origin: (any Sendable)?, id: (any Hashable & Sendable)?, serial: Int, task: Task<Void, Never>
+    )
 
-    @ObservationIgnored private var effects: [Int: RunningEffect] = [:]
-    @ObservationIgnored private var observers: [Int: Observer] = [:]
-    @ObservationIgnored private var continuations: [Int: AsyncStream<F.State>.Continuation] = [:]
-    @ObservationIgnored private var nextID = 0
-
-    private struct RunningEffect: Sendable {
-        var action: F.Action
-        var task: Task<Void, Never>
-    }
-
-    private struct Observer {
-        weak var token: StoreObservation?
-        var onChange: @MainActor (F.State) -> Void
-    }
+    private(set) var current: F.State
+    var observers: [WeakObserver] = []
+    private let registrar = ObservationRegistrar()
+    /// `\Store.state`, made once: a key path into a generic class costs microseconds to make.
+    private let stateKeyPath: KeyPath<Store, F.State>
+    private var nextSerial = 0
 
     /// Creates a store starting from `initialState` (by default the feature's ``Feature/initialState``).
     ///
@@ -51,22 +55,17 @@ public final class Store<F: Feature> {
     ///   - initialState: The state to start from.
     ///   - onError: Receives reducer errors and unhandled effect errors; by default they are written to standard
     ///     error. See ``onError``.
-    public init(
-        initialState: F.State = F.initialState,
-        onError: (@MainActor (StoreError<F.Action>) -> Void)? = nil
-    ) {
-        self.state = initialState
+    public init(initialState: F.State = F.initialState, onError: (@MainActor (StoreError<F.Action>) -> Void)? = nil) {
+        (current, stateKeyPath) = (initialState, \.state)
         self.onError = onError ?? { error in FileHandle.standardError.write(Data("TinyStore: \(error)\n".utf8)) }
     }
 
     /// A store for SwiftUI previews, starting from the given state: `.preview(CounterFeature.State(count: 42))`.
-    public static func preview(_ state: F.State) -> Store<F> {
-        Store(initialState: state)
-    }
+    public static func preview(_ state: F.State) -> Store<F> { Store(initialState: state) }
 
     deinit {
-        for effect in effects.values { effect.task.cancel() }
-        for continuation in continuations.values { continuation.finish() }
+        for effect in effects { effect.task.cancel() }
+        for observer in observers { observer.callback?.onEnd?() }
     }
 
     /// Applies `action` with the reducer, then starts its effect.
@@ -76,9 +75,7 @@ public final class Store<F: Feature> {
     ///
     /// - Returns: A handle to await or cancel the effect and those of the actions it sends back.
     @discardableResult
-    public func send(_ action: F.Action) -> StoreTask {
-        dispatch(action, catch: nil)
-    }
+    public func send(_ action: F.Action) -> StoreTask { dispatch(action, catch: nil) }
 
     /// Applies `action` like ``send(_:)``, and turns an error its effect throws into the action `handler` returns.
     ///
@@ -92,114 +89,58 @@ public final class Store<F: Feature> {
         dispatch(action, catch: handler)
     }
 
-    /// The actions whose effects are still running, oldest first.
-    package var runningEffects: [F.Action] {
-        effects.sorted { $0.key < $1.key }.map(\.value.action)
-    }
-
-    /// Cancels every running effect.
-    package func cancelEffects() {
-        for effect in effects.values { effect.task.cancel() }
-    }
-
-    private func dispatch(
-        _ action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?, fromEffect: Bool = false
-    ) -> StoreTask {
-        var newState = state
+    private func dispatch(_ action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?) -> StoreTask {
+        var newState = current
         do {
             try F.reducer(state: &newState, action: action)
         } catch {
-            if fromEffect { onEffectAction?(action, state) }
             onError(StoreError(action: action, origin: .reducer, error: error))
             return StoreTask(nil)
         }
-        state = newState
-        if fromEffect { onEffectAction?(action, newState) }
-        notifyObservers()
-        return startEffect(for: action, state: newState, catch: handler)
+        registrar.withMutation(of: self, keyPath: stateKeyPath) { current = newState }
+        if !observers.isEmpty {
+            observers.removeAll { $0.callback == nil }
+            for observer in observers { observer.callback?.onChange(newState) }
+        }
+        return start(F.effect(for: action, state: newState), of: action, catch: handler)
     }
 
-    private func startEffect(
-        for action: F.Action, state: F.State, catch handler: (@Sendable (any Error) -> F.Action)?
+    private func start(
+        _ effect: Effect<F.Action>, of action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?
     ) -> StoreTask {
-        let id = makeID()
-        let task = Task { [weak self] in
-            let result = await Self.runEffect(for: action, state: state)
-            let followUp = self?.handle(result, of: action, catch: handler)
-            if let followUp {
-                await followUp.finish()
-            }
-            self?.effects[id] = nil
+        if let id = effect.id.map({ AnyHashable($0) }) {
+            for running in effects where running.id.map({ AnyHashable($0) }) == id { running.task.cancel() }
         }
-        effects[id] = RunningEffect(action: action, task: task)
+        guard let operation = effect.operation else { return StoreTask(nil) }
+        let (serial, origin) = (nextSerial, origin)
+        nextSerial += 1
+        let task = Task { [weak self] in
+            let result: Result<F.Action?, any Error>
+            do { result = .success(try await operation()) } catch { result = .failure(error) }
+            let followUp = self?.end(serial, with: result, of: action, origin: origin, catch: handler)
+            await followUp?.finish()  // without holding the store
+        }
+        effects.append((action, origin, effect.id, serial, task))
         return StoreTask(task)
     }
 
-    /// Sends the effect's follow-up action (or reports its error); returns the follow-up's own effects.
-    private func handle(
-        _ result: EffectResult, of action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?
+    /// Ends an effect: sends back the action it returned, or the `catch` handler's action for its error (an error
+    /// without handler is reported); a cancelled effect sends nothing. Returns the effects of the action sent back.
+    private func end(
+        _ serial: Int, with result: Result<F.Action?, any Error>, of action: F.Action, origin: (any Sendable)?,
+        catch handler: (@Sendable (any Error) -> F.Action)?
     ) -> StoreTask? {
-        let next: F.Action
+        effects.removeAll { $0.serial == serial }
+        self.origin = origin
+        var next: F.Action?
         switch result {
-        case .success(nil):
-            return nil
-        case .success(let action?):
-            next = action
-        case .failure(let error):
-            if Task.isCancelled || error is CancellationError { return nil }
-            guard let handler else {
-                onError(StoreError(action: action, origin: .effect, error: error))
-                return nil
-            }
-            next = handler(error)
+        case _ where Task.isCancelled, .failure(is CancellationError): break
+        case .success(let action): next = action
+        case .failure(let error) where handler != nil: next = handler?(error)
+        case .failure(let error): onError(StoreError(action: action, origin: .effect, error: error))
         }
-        if Task.isCancelled { return nil }
-        return dispatch(next, catch: nil, fromEffect: true)
-    }
-
-    /// What an effect ended with: the action to send back (or `nil`), or the error it threw.
-    private typealias EffectResult = Result<F.Action?, any Error>
-
-    /// Runs the feature's effect off the main actor.
-    nonisolated private static func runEffect(for action: F.Action, state: F.State) async -> EffectResult {
-        do {
-            return .success(try await F.effect(for: action, state: state))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    func makeID() -> Int {
-        defer { nextID += 1 }
-        return nextID
-    }
-
-    func addObserver(_ id: Int, token: StoreObservation, onChange: @escaping @MainActor (F.State) -> Void) {
-        observers[id] = Observer(token: token, onChange: onChange)
-    }
-
-    func removeObserver(_ id: Int) {
-        observers[id] = nil
-    }
-
-    func addContinuation(_ id: Int, _ continuation: AsyncStream<F.State>.Continuation) {
-        continuations[id] = continuation
-    }
-
-    func removeContinuation(_ id: Int) {
-        continuations[id] = nil
-    }
-
-    private func notifyObservers() {
-        for (id, observer) in observers {
-            if observer.token == nil {
-                observers[id] = nil
-            } else {
-                observer.onChange(state)
-            }
-        }
-        for continuation in continuations.values {
-            continuation.yield(state)
-        }
+        let followUp = next.map { dispatch($0, catch: nil) }
+        onEffectEnd?(next.map { ($0, current) })
+        return followUp
     }
 }

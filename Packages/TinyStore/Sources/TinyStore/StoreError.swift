@@ -4,10 +4,9 @@
 public struct StoreError<Action: Sendable>: Error, CustomStringConvertible {
     /// Where the error was thrown.
     public enum Origin: Sendable, Equatable {
-        /// The reducer threw: the action was rejected and the state left as it was.
-        case reducer
-        /// The effect of the action threw.
-        case effect
+        /// `reducer`: the reducer threw, so the action was rejected and the state left as it was. `effect`: the effect
+        /// of the action threw.
+        case reducer, effect
     }
 
     /// The action whose reducer or effect threw.
@@ -19,9 +18,7 @@ public struct StoreError<Action: Sendable>: Error, CustomStringConvertible {
 
     /// Creates a store error.
     public init(action: Action, origin: Origin, error: any Error) {
-        self.action = action
-        self.origin = origin
-        self.error = error
+        (self.action, self.origin, self.error) = (action, origin, error)
     }
 
     /// For example `The reducer threw for action increment: invalidTransition`.

@@ -5,14 +5,10 @@
 public struct StoreTask: Hashable, Sendable {
     let task: Task<Void, Never>?
 
-    init(_ task: Task<Void, Never>?) {
-        self.task = task
-    }
+    init(_ task: Task<Void, Never>?) { self.task = task }
 
     /// Cancels the effects (and those of the actions they sent back).
-    public func cancel() {
-        task?.cancel()
-    }
+    public func cancel() { task?.cancel() }
 
     /// Waits until the effects and those of the actions they sent back are done.
     ///
@@ -27,7 +23,5 @@ public struct StoreTask: Hashable, Sendable {
     }
 
     /// Whether ``cancel()`` was called (or the store that ran the effects went away).
-    public var isCancelled: Bool {
-        task?.isCancelled ?? false
-    }
+    public var isCancelled: Bool { task?.isCancelled ?? false }
 }

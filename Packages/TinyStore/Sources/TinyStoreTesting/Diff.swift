@@ -8,37 +8,27 @@ func dumped(_ value: some Any) -> String {
 /// A line diff of two texts: common lines start with two spaces, lines only in `expected` with `−`, lines only in
 /// `actual` with `+`.
 func lineDiff(expected: String, actual: String) -> String {
-    let old = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    let new = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    // lengths[i][j]: the longest common subsequence of old[i...] and new[j...].
-    var lengths = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
-    for i in old.indices.reversed() {
-        for j in new.indices.reversed() {
-            lengths[i][j] = old[i] == new[j] ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
+    let old = expected.split(separator: "\n").map(String.init)
+    let new = actual.split(separator: "\n").map(String.init)
+    var (removed, inserted) = (Set<Int>(), Set<Int>())
+    for change in new.difference(from: old) {
+        switch change {
+        case .remove(let offset, _, _): removed.insert(offset)
+        case .insert(let offset, _, _): inserted.insert(offset)
         }
     }
-    var lines: [String] = []
-    var i = 0
-    var j = 0
+    var (lines, i, j) = (["(Expected: −, Actual: +)"], 0, 0)
     while i < old.count || j < new.count {
-        if i < old.count, j < new.count, old[i] == new[j] {
-            lines.append("  " + old[i])
-            i += 1
-            j += 1
-        } else if i < old.count, j == new.count || lengths[i + 1][j] >= lengths[i][j + 1] {
+        if i < old.count, removed.contains(i) {
             lines.append("− " + old[i])
             i += 1
-        } else {
+        } else if j < new.count, inserted.contains(j) {
             lines.append("+ " + new[j])
             j += 1
+        } else {
+            lines.append("  " + new[j])
+            (i, j) = (i + 1, j + 1)
         }
     }
-    while lines.last?.trimmingWhitespace.isEmpty == true { lines.removeLast() }
-    return "(Expected: −, Actual: +)\n" + lines.joined(separator: "\n")
-}
-
-extension String {
-    fileprivate var trimmingWhitespace: Substring {
-        drop { $0.isWhitespace }
-    }
+    return lines.joined(separator: "\n")
 }

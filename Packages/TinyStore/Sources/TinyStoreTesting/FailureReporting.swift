@@ -9,10 +9,8 @@ import Foundation
 
 /// Where an assertion was written, so a failure points at the test's line.
 struct CallSite: Sendable {
-    var fileID: StaticString
-    var filePath: StaticString
-    var line: UInt
-    var column: UInt
+    var fileID, filePath: StaticString
+    var line, column: UInt
 }
 
 /// Reports a test failure: as a Swift Testing issue inside a Swift Testing test, otherwise through `XCTFail`

@@ -1,5 +1,11 @@
 import TinyStore
 
+/// TCA's wording, reported at the line that sent the action.
+private let effectStillRunning = """
+    An effect returned for this action is still running. It must complete before the end of the test: \
+    end the test with await finish().
+    """
+
 /// A store for tests that asserts every state change and every action effects send back, like the Composable
 /// Architecture's `TestStore`.
 ///
@@ -17,9 +23,11 @@ import TinyStore
 /// It is exhaustive: the test fails when a state changes other than asserted, when an action an effect sent back is
 /// not asserted with `receive` (checked at the next `send`, at ``finish(timeout:fileID:filePath:line:column:)`` and
 /// when the test store is released), when an effect is still running at
-/// ``finish(timeout:fileID:filePath:line:column:)``, when `receive` waits past its timeout, or when a reducer or an
-/// effect throws. Effects run for real: inject their dependencies (for example through a generic parameter of the
-/// feature) to make them deterministic.
+/// ``finish(timeout:fileID:filePath:line:column:)`` or when the test store is released without it ("An effect
+/// returned for this action is still running", at the line that sent the action), when `receive` waits past its
+/// timeout, or when a reducer or an effect throws. Effects run for real: inject their dependencies (for example
+/// through a generic parameter of the feature) to make them deterministic. `receive` and `finish` wait without
+/// polling: the store wakes them when an effect ends.
 ///
 /// Failures are reported as Swift Testing issues inside a Swift Testing test, otherwise with `XCTFail`, at the line
 /// of the assertion, with a line diff of the expected and actual values.
@@ -35,16 +43,19 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     private let store: Store<F>
     /// Actions effects sent back, with the state right after each, not yet asserted.
     private var received: [(action: F.Action, state: F.State)] = []
+    /// The store's effects as of its last change, checked when the test store is released.
+    private var running: [Store<F>.RunningEffect] = []
+    /// The `receive` or `finish` calls waiting, resumed when an effect ends or their wait times out.
+    private var waiters: [CheckedContinuation<Void, Never>] = []
     /// The latest assertion's call site, where asynchronous failures (effect errors) are reported.
     private var site: CallSite
-    private let creationSite: CallSite
 
     /// Creates a test store starting from `initialState` (by default the feature's `initialState`).
     ///
     /// - Parameters:
     ///   - initialState: The state to start from.
     ///   - timeout: How long `receive` and ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
-    ///   - fileID: The file of the call, where a failure found when the test store is released is reported (leave the default).
+    ///   - fileID: The file of the call, where failures are reported until the first assertion (leave the default).
     ///   - filePath: The path of the call's file (leave the default).
     ///   - line: The line of the call (leave the default).
     ///   - column: The column of the call (leave the default).
@@ -53,28 +64,19 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        self.state = initialState
-        self.timeout = timeout
-        self.site = site
-        self.creationSite = site
-        self.store = Store(initialState: initialState)
-        store.onError = { [weak self] error in
-            guard let self else { return }
-            reportFailure("\(error)", at: self.site)
-        }
-        store.onEffectAction = { [weak self] action, state in
-            self?.received.append((action, state))
-        }
+        (self.state, self.timeout, self.store) = (initialState, timeout, Store(initialState: initialState))
+        self.site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        store.onError = { [weak self] error in self.map { reportFailure("\(error)", at: $0.site) } }
+        store.onEffectEnd = { [weak self] sent in self?.wake(receiving: sent) }
     }
 
     deinit {
-        if !received.isEmpty {
-            reportFailure(
-                "The test store was released with \(received.count) received action(s) not asserted:\n"
-                    + Self.list(received.map(\.action)),
-                at: creationSite)
+        let (running, received, site) = (running, received.map(\.action), site)
+        for effect in running where !effect.task.isCancelled {
+            Self.report(effectStillRunning, [effect.action], at: effect.origin as? CallSite ?? site)
         }
+        let message = "The test store was released with \(received.count) received action(s) not asserted:"
+        if !received.isEmpty { Self.report(message, received, at: site) }
     }
 
     /// Sends an action and asserts the state change it makes.
@@ -99,14 +101,14 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ) async -> StoreTask {
         site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         if !received.isEmpty {
-            reportFailure(
-                "Must assert \(received.count) received action(s) before sending an action:\n"
-                    + Self.list(received.map(\.action)),
-                at: site)
+            let message = "Must assert \(received.count) received action(s) before sending an action:"
+            Self.report(message, received.map(\.action), at: site)
             received.removeAll()
             state = store.state  // Go on from the actual state: one failure, not one per later assertion.
         }
+        store.origin = site
         let task = store.send(action)
+        running = store.effects
         assertStateChange(to: store.state, update)
         await Task.yield()
         return task
@@ -133,10 +135,9 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async where F.Action: Equatable {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        await receive(String(reflecting: expected), timeout: timeout, update, at: site) { action in
-            action == expected
-                ? nil
-                : "Received an unexpected action:\n" + lineDiff(expected: dumped(expected), actual: dumped(action))
+        await receive(String(reflecting: expected), timeout: timeout, update, at: site) {
+            $0 == expected
+                ? nil : "Received an unexpected action:\n" + lineDiff(expected: dumped(expected), actual: dumped($0))
         }
     }
 
@@ -183,18 +184,20 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ) async {
         site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let timeout = timeout ?? self.timeout
-        if await !wait(timeout, until: { store.runningEffects.isEmpty }) {
-            let running = store.runningEffects
-            reportFailure(
-                "\(running.count) effect(s) still running after \(timeout), started by:\n" + Self.list(running),
-                at: site)
-            store.cancelEffects()
+        if await !wait(timeout, until: { runningActions.isEmpty }) {
+            let message = "\(runningActions.count) effect(s) still running after \(timeout), started by:"
+            Self.report(message, runningActions, at: site)
+            for effect in store.effects { effect.task.cancel() }
         }
         if !received.isEmpty {
-            reportFailure(
-                "\(received.count) received action(s) not asserted:\n" + Self.list(received.map(\.action)), at: site)
+            Self.report("\(received.count) received action(s) not asserted:", received.map(\.action), at: site)
             received.removeAll()
         }
+    }
+
+    /// The actions whose effects are running and not cancelled, oldest first.
+    private var runningActions: [F.Action] {
+        store.effects.filter { !$0.task.isCancelled }.map(\.action)
     }
 
     private func receive(
@@ -204,17 +207,12 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         self.site = site
         let timeout = timeout ?? self.timeout
         guard await wait(timeout, until: { !received.isEmpty }) else {
-            let running = store.runningEffects
-            reportFailure(
-                "Expected to receive \(description), but no action arrived within \(timeout)."
-                    + (running.isEmpty ? "" : " Effects still running, started by:\n" + Self.list(running)),
-                at: site)
-            return
+            let running = runningActions.isEmpty ? "" : " Effects still running, started by:"
+            let message = "Expected to receive \(description), but no action arrived within \(timeout).\(running)"
+            return Self.report(message, runningActions, at: site)
         }
         let (action, actual) = received.removeFirst()
-        if let message = mismatch(action) {
-            reportFailure(message, at: site)
-        }
+        if let message = mismatch(action) { reportFailure(message, at: site) }
         assertStateChange(to: actual, update)
     }
 
@@ -222,33 +220,40 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     private func assertStateChange(to actual: F.State, _ update: ((inout F.State) throws -> Void)?) {
         defer { state = actual }
         var expected = state
-        do {
-            try update?(&expected)
-        } catch {
-            reportFailure("The assertion closure threw: \(error)", at: site)
-            return
-        }
+        do { try update?(&expected) } catch { return reportFailure("The assertion closure threw: \(error)", at: site) }
         guard expected != actual else { return }
-        let summary =
-            update == nil
-            ? "The state changed, but no change was asserted:" : "The state change does not match the expectation:"
-        reportFailure(summary + "\n" + lineDiff(expected: dumped(expected), actual: dumped(actual)), at: site)
+        let summary = update == nil ? "changed, but no change was asserted" : "change does not match the expectation"
+        reportFailure(
+            "The state \(summary):\n" + lineDiff(expected: dumped(expected), actual: dumped(actual)), at: site)
     }
 
-    /// Waits until `condition` holds or `timeout` passes; returns whether it holds.
+    /// Waits until `condition` holds or `timeout` passes; returns whether it holds. No polling: the store wakes the
+    /// wait when an effect ends, and a timer when the time is up.
     private func wait(_ timeout: Duration, until condition: () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while !condition() {
-            guard clock.now < deadline, !Task.isCancelled else { return false }
-            await Task.yield()
-            if condition() { break }
-            try? await clock.sleep(for: .milliseconds(1))
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let timer = Task { [weak self] in
+            try await Task.sleep(until: deadline, clock: .continuous)
+            self?.wake()
         }
-        return true
+        defer { timer.cancel() }
+        while !condition(), ContinuousClock.now < deadline {
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        return condition()
     }
 
-    nonisolated private static func list(_ actions: [F.Action]) -> String {
-        actions.map { "  • \(String(reflecting: $0))" }.joined(separator: "\n")
+    /// Records the action an effect sent back, if any, and the store's effects; resumes the waiting `receive` and
+    /// `finish` calls.
+    private func wake(receiving sent: (action: F.Action, state: F.State)? = nil) {
+        if let sent { received.append(sent) }
+        running = store.effects
+        for waiter in waiters { waiter.resume() }
+        waiters.removeAll()
+    }
+
+    /// Reports `message`, followed by the list of `actions` if there are any.
+    nonisolated private static func report(_ message: String, _ actions: [F.Action], at site: CallSite) {
+        let list = actions.map { "\n  • \(String(reflecting: $0))" }.joined()
+        reportFailure(message + list, at: site)
     }
 }

@@ -2,7 +2,7 @@ import Testing
 import TinyStore
 import TinyStoreTesting
 
-/// The README's quick start, compiled and run.
+/// The README's snippets, compiled and run: the quick start, and effects in the TCA shape.
 @MainActor
 @Suite struct ReadmeTests {
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
@@ -42,5 +42,50 @@ import TinyStoreTesting
         await testStore.send(.incrementLater)
         await testStore.receive(.increment) { $0.count = 1 }
         await testStore.finish()
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    struct SearchFeature: Feature {
+        struct State: Sendable, Equatable {
+            var query = ""
+            var results: [String] = []
+        }
+
+        enum Action: Sendable, Equatable {
+            case queryChanged(String)
+            case results([String])
+            case disappeared
+        }
+
+        static var initialState: State { State() }
+
+        static func reducer(state: inout State, action: Action) throws {
+            switch action {
+            case .queryChanged(let query): state.query = query
+            case .results(let results): state.results = results
+            case .disappeared: break
+            }
+        }
+
+        static func effect(for action: Action, state: State) -> Effect<Action> {
+            switch action {
+            case .queryChanged(let query):
+                return .run { .results(try await search(query)) }.cancellable(id: "search")
+            case .disappeared:
+                return .cancel(id: "search")
+            case .results:
+                return .none
+            }
+        }
+
+        static func search(_ query: String) async throws -> [String] { [query.uppercased()] }
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func effectsInTheTCAShape() async {
+        let search = Store<SearchFeature>()
+        search.send(.queryChanged("s"))
+        await search.send(.queryChanged("sw")).finish()  // the search for "s" was cancelled: its results never arrive
+        #expect(search.state.results == ["SW"])
     }
 }

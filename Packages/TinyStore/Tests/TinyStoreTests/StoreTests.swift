@@ -154,6 +154,20 @@ struct Weak<Object: AnyObject> {
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func releasingTheStoreCancelsTheEffectsOfActionsEffectsSentBack() async throws {
+        let probe = Probe()
+        var events = probe.events.makeAsyncIterator()
+        var store: Store<LabFeature>? = Store(initialState: .init(probe: probe))
+        let weakStore = Weak(store)
+        let task = store?.send(.startWaiting)  // its effect sends .waitForever back, whose effect waits
+        #expect(await events.next() == "started")
+        store = nil  // the chain does not keep the store alive
+        try #require(weakStore.object == nil)
+        #expect(await events.next() == "cancelled")
+        await task?.finish()
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func manyActionsWithEffectsInFlightEndInADeterministicState() async {
         let store = Store<LabFeature>()
         var tasks: [StoreTask] = []
@@ -216,6 +230,39 @@ struct Weak<Object: AnyObject> {
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func observersAreCalledInTheOrderTheyWereRegistered() {
+        let store = Store<Counter>()
+        let calls = Recorder<Int>()
+        let observations = (0..<50).map { index in store.observe { _ in calls.values.append(index) } }
+        calls.values.removeAll()
+        store.send(.increment)
+        #expect(calls.values == Array(0..<50))
+        withExtendedLifetime(observations) {}
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func anEndedObservationReleasesItsCallbackAtOnce() {
+        final class Screen {}
+        let store = Store<Counter>()
+        var screen: Screen? = Screen()
+        let released = Weak(screen)
+        var observation: StoreObservation? = store.observe { [screen] _ in _ = screen }
+        screen = nil
+        #expect(released.object != nil)
+        observation = nil  // released: the callback and what it holds go now, not at the next change
+        #expect(released.object == nil)
+
+        var other: Screen? = Screen()
+        let otherReleased = Weak(other)
+        let cancelled = store.observe { [other] _ in _ = other }
+        other = nil
+        cancelled.cancel()
+        cancelled.cancel()  // a second cancel does nothing
+        #expect(otherReleased.object == nil)
+        #expect(observation == nil)
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func statesDeliversEveryStateAndFinishesWithTheStore() async {
         var store: Store<Counter>? = Store()
         var states = store?.states.makeAsyncIterator()
@@ -229,16 +276,37 @@ struct Weak<Object: AnyObject> {
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func storeStateCompilesAsTheSeedsSpellIt() {
+        // tinyAPI's `UserListView`, without SwiftUI: the property wrapper spelled and set as the seed does.
+        struct UserListView {
+            @StoreState private var state: UserListFeature<StubUsers>.State
+            init(store: Store<UserListFeature<StubUsers>>) {
+                self._state = StoreState(store)
+            }
+            @MainActor var selectedName: String? { state.selectedUser?.name }
+            @MainActor func tap(_ user: ListUser) { $state.send(UserListFeature<StubUsers>.Action.selectUser(user)) }
+        }
+        let store = Store<UserListFeature<StubUsers>>()
+        let view = UserListView(store: store)
+        view.tap(ListUser(id: 1, name: "Ann", email: "ann@example.com"))
+        #expect(view.selectedName == "Ann")
+        #expect(store.state.selectedUser?.id == 1)
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func storeStateReadsAndSendsLikeTheSeed() {
         struct CounterView {
-            @StoreState<Counter> var state: Counter.State
+            @StoreState var state: Counter.State
             init(store: Store<Counter>) {
                 self._state = StoreState(store)
             }
-            @MainActor func tapIncrement() { $state.send(.increment) }
+            @MainActor func tapIncrement() { $state.send(Counter.Action.increment) }
+            @MainActor func tapWrongAction() { $state.send(LabFeature.Action.increment) }
         }
         let view = CounterView(store: .preview(Counter.State(count: 41)))
         view.tapIncrement()
+        #expect(view.state.count == 42)
+        view.tapWrongAction()  // another feature's action is not sent (and says so on standard error)
         #expect(view.state.count == 42)
     }
 }

@@ -11,9 +11,13 @@ struct Probe: Sendable {
     let continuation: AsyncStream<String>.Continuation
     /// Signalled by a test to unblock `LabFeature.Action.blockUntilSignalled`'s effect.
     let semaphore = DispatchSemaphore(value: 0)
+    /// Opened by a test to end `LabFeature.Action.waitForGate`'s effect, without blocking a thread meanwhile.
+    let gate: AsyncStream<Void>
+    let opener: AsyncStream<Void>.Continuation
 
     init() {
         (events, continuation) = AsyncStream<String>.makeStream()
+        (gate, opener) = AsyncStream<Void>.makeStream()
     }
 }
 
@@ -32,6 +36,8 @@ struct LabFeature: Feature {
         case fail
         case failed(String)
         case waitForever
+        case startWaiting
+        case waitForGate
         case blockUntilSignalled
         case finishedWaiting
         case chain(Int)
@@ -47,7 +53,7 @@ struct LabFeature: Feature {
         case .reject:
             state.count += 100
             throw Rejected()
-        case .fail, .waitForever, .blockUntilSignalled: break
+        case .fail, .waitForever, .startWaiting, .waitForGate, .blockUntilSignalled: break
         case .failed(let message): state.log.append(message)
         case .finishedWaiting: state.log.append("finished waiting")
         case .chain(let step): state.log.append("chain \(step)")
@@ -69,6 +75,13 @@ struct LabFeature: Feature {
                 state.probe?.continuation.yield("cancelled")
                 throw error
             }
+        case .startWaiting:
+            return .waitForever
+        case .waitForGate:
+            guard let probe = state.probe else { return nil }
+            probe.continuation.yield("started")
+            for await _ in probe.gate { break }
+            return .finishedWaiting
         case .blockUntilSignalled:
             // Blocks its thread until the test, on the main actor, signals: possible only off the main actor.
             guard let probe = state.probe else { return nil }
@@ -83,6 +96,57 @@ struct LabFeature: Feature {
             return .added(amount)
         default:
             return nil
+        }
+    }
+}
+
+/// Search as you type, in the TCA shape: each query cancels the search in flight, leaving the screen cancels it, and
+/// actions without work return `.none`.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+struct SearchFeature: Feature {
+    struct State: Sendable, Equatable {
+        var query = ""
+        var results: [String] = []
+    }
+
+    enum Action: Sendable, Equatable {
+        case queryChanged(String)
+        case results([String])
+        case disappeared
+        case stopTimer
+    }
+
+    enum CancelID {
+        case search
+        case timer
+    }
+
+    static var initialState: State { State() }
+
+    static func reducer(state: inout State, action: Action) throws {
+        switch action {
+        case .queryChanged(let query): state.query = query
+        case .results(let results): state.results = results
+        case .disappeared, .stopTimer: break
+        }
+    }
+
+    static func effect(for action: Action, state: State) -> Effect<Action> {
+        switch action {
+        case .queryChanged(let query):
+            return .run {
+                // A one-letter query is slow: it waits until cancelled, then answers anyway, so a test sees that the
+                // answer of a cancelled effect is dropped.
+                if query.count < 2 { try? await Task.sleep(for: .seconds(3600)) }
+                return .results([query])
+            }
+            .cancellable(id: CancelID.search)
+        case .disappeared:
+            return .cancel(id: CancelID.search)
+        case .stopTimer:
+            return .cancel(id: CancelID.timer)
+        case .results:
+            return .none
         }
     }
 }

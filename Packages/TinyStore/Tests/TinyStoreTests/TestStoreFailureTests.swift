@@ -8,16 +8,17 @@ import TinyStoreTesting
 final class IssueMessages: @unchecked Sendable {
     // Every access to `messages` holds `lock`, so the matcher (called from any task) can record while tests read.
     private let lock = NSLock()
-    private var messages: [String] = []
+    private var messages: [(message: String, line: Int?)] = []
 
-    /// Records an issue's comments; returns `true` so every issue counts as known.
+    /// Records an issue's comments and line; returns `true` so every issue counts as known.
     func record(_ issue: Issue) -> Bool {
         let message = issue.comments.map(\.rawValue).joined(separator: "\n")
-        lock.withLock { messages.append(message) }
+        lock.withLock { messages.append((message, issue.sourceLocation?.line)) }
         return true
     }
 
-    var all: [String] { lock.withLock { messages } }
+    var all: [String] { lock.withLock { messages.map(\.message) } }
+    var lines: [Int?] { lock.withLock { messages.map(\.line) } }
 }
 
 @MainActor
@@ -31,6 +32,7 @@ final class IssueMessages: @unchecked Sendable {
         await withKnownIssue {
             let store = TestStore<Counter>()
             await store.send(.increment) { $0.count = 2 }
+            await store.finish()  // every action of this seed-shaped feature runs an effect
         } matching: {
             issues.record($0)
         }
@@ -46,6 +48,7 @@ final class IssueMessages: @unchecked Sendable {
         await withKnownIssue {
             let store = TestStore<Counter>()
             await store.send(.increment)
+            await store.finish()  // every action of this seed-shaped feature runs an effect
         } matching: {
             issues.record($0)
         }
@@ -76,6 +79,7 @@ final class IssueMessages: @unchecked Sendable {
             let store = TestStore<Counter>()
             await store.send(.loadRandomNumber) { $0.isLoading = true }.finish()
             await store.send(.increment) { $0.count = 43 }
+            await store.finish()  // every action of this seed-shaped feature runs an effect
         } matching: {
             issues.record($0)
         }
@@ -114,6 +118,30 @@ final class IssueMessages: @unchecked Sendable {
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func effectStillRunningWhenReleasedWithoutFinish() async throws {
+        let issues = IssueMessages()
+        let searchLine = #line + 4
+        let seedLine = #line + 5
+        await withKnownIssue {
+            var search: TestStore<SearchFeature>? = TestStore()
+            await search?.send(.queryChanged("a")) { $0.query = "a" }
+            var seedShaped: TestStore<LabFeature>? = TestStore()
+            await seedShaped?.send(.waitForever)
+            var cancelled: TestStore<LabFeature>? = TestStore()
+            await cancelled?.send(.waitForever).cancel()  // cancelled: not reported
+            (search, seedShaped, cancelled) = (nil, nil, nil)
+        } matching: {
+            issues.record($0)
+        }
+        let prefix = "An effect returned for this action is still running. It must complete before the end of the test"
+        #expect(issues.all.count == 2)
+        #expect(issues.all.allSatisfy { $0.hasPrefix(prefix) })
+        #expect(try #require(issues.all.first).hasSuffix(#"SearchFeature.Action.queryChanged("a")"#))
+        #expect(try #require(issues.all.last).hasSuffix("LabFeature.Action.waitForever"))
+        #expect(issues.lines == [searchLine, seedLine])
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func receiveTimesOut() async throws {
         let issues = IssueMessages()
         await withKnownIssue {
@@ -136,6 +164,7 @@ final class IssueMessages: @unchecked Sendable {
                 $0.count = 42
                 $0.isLoading = false
             }
+            await store.finish()  // every action of this seed-shaped feature runs an effect
         } matching: {
             issues.record($0)
         }
@@ -156,6 +185,7 @@ final class IssueMessages: @unchecked Sendable {
                 $0.count = 42
                 $0.isLoading = false
             }
+            await store.finish()  // every action of this seed-shaped feature runs an effect
         } matching: {
             issues.record($0)
         }

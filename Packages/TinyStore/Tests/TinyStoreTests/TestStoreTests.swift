@@ -82,6 +82,32 @@ import TinyStoreTesting
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func searchAsYouTypeDropsTheAnswerOfTheCancelledSearch() async {
+        let store = TestStore<SearchFeature>()
+        await store.send(.queryChanged("a")) { $0.query = "a" }
+        await store.send(.queryChanged("ab")) { $0.query = "ab" }
+        await store.receive(.results(["ab"])) { $0.results = ["ab"] }
+        await store.send(.queryChanged("x")) { $0.query = "x" }
+        await store.send(.disappeared)
+        await store.finish()
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func receiveAndFinishWakeUpWhenTheEffectEnds() async {
+        // A long timeout: the store wakes the wait when the effect ends, long before.
+        let probe = Probe()
+        let store = TestStore<LabFeature>(initialState: .init(probe: probe), timeout: .seconds(600))
+        await store.send(.waitForGate)
+        var events = probe.events.makeAsyncIterator()
+        #expect(await events.next() == "started")
+        let start = ContinuousClock.now
+        probe.opener.yield()
+        await store.receive(.finishedWaiting) { $0.log = ["finished waiting"] }
+        await store.finish()
+        #expect(ContinuousClock.now - start < .seconds(60))
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func sendReturnsAHandleThatCanBeCancelled() async {
         let store = TestStore<LabFeature>()
         let task = await store.send(.waitForever)

@@ -1,0 +1,47 @@
+import Testing
+import TinyStore
+
+@MainActor
+@Suite struct EffectTests {
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func sendStartsNoTaskWhenTheEffectIsNone() {
+        let store = Store<SearchFeature>()
+        store.send(.results(["a"]))
+        store.send(.disappeared)  // only cancels: no task either
+        #expect(store.effects.isEmpty)
+        #expect(store.state.results == ["a"])
+
+        store.send(.queryChanged("ab"))
+        #expect(store.effects.map(\.action) == [.queryChanged("ab")])
+
+        // The seeds' shape cannot say "no effect" beforehand: its async effect runs in a task for every action.
+        let seedShaped = Store<CounterFeature<FixedNumber>>()
+        seedShaped.send(.increment)
+        #expect(seedShaped.effects.map(\.action) == [.increment])
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func startingAnEffectUnderAnIdCancelsTheOneRunningUnderIt() async {
+        let store = Store<SearchFeature>()
+        let slow = store.send(.queryChanged("a"))
+        let fast = store.send(.queryChanged("ab"))
+        #expect(slow.isCancelled)
+        await fast.finish()
+        await slow.finish()  // its answer, sent after it was cancelled, is dropped
+        #expect(store.state == SearchFeature.State(query: "ab", results: ["ab"]))
+        #expect(store.effects.isEmpty)
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func anActionCancelsTheEffectsUnderAnId() async {
+        let store = Store<SearchFeature>()
+        let search = store.send(.queryChanged("a"))
+        store.send(.stopTimer)  // another id: the search goes on
+        #expect(!search.isCancelled)
+        store.send(.disappeared)
+        #expect(search.isCancelled)
+        await search.finish()
+        #expect(store.state.results.isEmpty)
+        #expect(store.effects.isEmpty)
+    }
+}

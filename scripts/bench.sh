@@ -195,7 +195,7 @@ callgrind_all() {
         endpoint) name="Endpoint + URLSessionTransport" baselines=(raw) ;;
         session) name="Endpoint + URLSession.load" baselines=(raw) ;;
         client) name="TinyAPIClient.request" baselines=(raw) ;;
-        stateful) name="StatefulEndpoint.reload" baselines=(raw) ;;
+        stateful) name="StatefulEndpoint.load" baselines=(raw) ;;
         ahc) name="raw AsyncHTTPClient + JSONDecoder" baselines=(raw:URLSession) ;;
         ahc-transport) name="Endpoint + AsyncHTTPClientTransport" baselines=(ahc:AsyncHTTPClient raw:URLSession) ;;
         esac

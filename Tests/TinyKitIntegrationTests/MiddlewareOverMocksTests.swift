@@ -32,9 +32,9 @@ private actor RotatingTokens: CredentialProvider {
         #expect(await tokens.refreshes == 1)
 
         let todos = StatefulEndpoint(endpoint: endpoint, transport: transport)
-        todos.loadIfNeeded()
+        await todos.loadIfNeeded()
         let loaded = try await bounded {
-            for await state in todos.states { if let value = state.value { return value } }
+            for await state in await todos.states { if let value = state.value { return value } }
             return []
         }
         #expect(loaded == ["a", "b"])

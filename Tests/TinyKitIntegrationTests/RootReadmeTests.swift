@@ -92,8 +92,8 @@ struct UsersFeature: Feature {
         var loaded: [User] = []
 
         let users = StatefulEndpoint(endpoint: UsersAPI(url: baseURL.appendingRelative("users")).all())
-        users.loadIfNeeded()
-        for await state in users.states {
+        await users.loadIfNeeded()
+        for await state in await users.states {
             if case .success(let everyone) = state {
                 print("\(everyone.count) users")
                 loaded = everyone

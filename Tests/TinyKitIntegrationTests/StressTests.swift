@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@_spi(TinyKit) import TinyHTTPTransport
 import TinyKit
 
 #if canImport(FoundationNetworking)
@@ -10,26 +11,16 @@ import TinyKit
 /// observers whose owners die mid-stream released. Bounded in count; no timing is asserted.
 @Suite struct StressTests {
     /// Answers every request with the next number, `1`, `2`, …, after yielding once (so loads overlap).
-    private final class CountingTransport: HTTPTransport, @unchecked Sendable {
-        // @unchecked Sendable: `count` is only read and written while holding `lock`.
-        private let lock = NSLock()
-        private var count = 0
+    private final class CountingTransport: HTTPTransport, Sendable {
+        private let count = Locked(0)
 
-        private func next() -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            count += 1
-            return count
-        }
-
-        var requests: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return count
-        }
+        var requests: Int { count.withLock { $0 } }
 
         func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            let number = next()
+            let number = count.withLock { count in
+                count += 1
+                return count
+            }
             await Task.yield()
             try Task.checkCancellation()
             let url = try #require(request.url)
@@ -38,44 +29,14 @@ import TinyKit
         }
     }
 
-    /// What one synchronous observer saw, in order.
-    private final class Log: @unchecked Sendable {
-        // @unchecked Sendable: `states` is only read and written while holding `lock`.
-        private let lock = NSLock()
-        private var states: [RequestState<Int>] = []
-
-        func append(_ state: RequestState<Int>) {
-            lock.lock()
-            states.append(state)
-            lock.unlock()
-        }
-
-        var all: [RequestState<Int>] {
-            lock.lock()
-            defer { lock.unlock() }
-            return states
-        }
-    }
-
     private final class Owner: Sendable {}
 
-    /// Owners that a task releases while the states change.
-    private final class Doomed: @unchecked Sendable {
-        // @unchecked Sendable: `owners` is only read and written while holding `lock`.
-        private let lock = NSLock()
-        private var owners: [Owner] = []
-
-        func keep(_ owner: Owner) {
-            lock.lock()
-            owners.append(owner)
-            lock.unlock()
-        }
-
-        func releaseAll() {
-            lock.lock()
-            owners.removeAll()
-            lock.unlock()
-        }
+    /// What the observers of the reload test saw, and the owners that die during it.
+    @MainActor private final class Seen {
+        var logs: [[RequestState<Int>]] = Array(repeating: [], count: 40)
+        var doomed: [Owner] = []
+        var dead = false
+        var callsAfterDeath = 0
     }
 
     @Test func manyTasksJoiningOneLoadMakeOneRequest() async throws {
@@ -87,8 +48,8 @@ import TinyKit
             await withTaskGroup(of: Int?.self) { group in
                 for _ in 0..<200 {
                     group.addTask {
-                        endpoint.loadIfNeeded()
-                        for await state in endpoint.states {
+                        await endpoint.loadIfNeeded()
+                        for await state in await endpoint.states {
                             if case .success(let value) = state { return value }
                         }
                         return nil
@@ -103,44 +64,49 @@ import TinyKit
         #expect(transport.requests == 1)
     }
 
-    @Test func reloadsFromManyTasksNeverDeliverStaleOrDuplicateStates() async throws {
+    /// Loads and clears from many tasks while half of the observers' owners die: every surviving observer sees an
+    /// increasing series of successes, no state twice in a row, and the final value; the dead ones are not called.
+    @MainActor @Test func reloadsFromManyTasksNeverDeliverStaleOrDuplicateStates() async throws {
         let transport = CountingTransport()
         let url = try #require(URL(string: "https://api.example.com/count"))
         let endpoint = StatefulEndpoint(endpoint: Endpoint<Int>(json: .get, url: url), transport: transport)
+        let seen = Seen()
         var survivors: [Owner] = []
-        var logs: [Log] = []
-        let doomed = Doomed()
         for index in 0..<40 {
             let owner = Owner()
-            let log = Log()
-            endpoint.observeSynchronously(owner: owner) { log.append($0) }
-            logs.append(log)
-            if index % 2 == 0 { survivors.append(owner) } else { doomed.keep(owner) }
+            endpoint.observe(owner: owner) { state in
+                seen.logs[index].append(state)
+                if seen.dead && index % 2 == 1 { seen.callsAfterDeath += 1 }
+            }
+            if index % 2 == 0 { survivors.append(owner) } else { seen.doomed.append(owner) }
         }
 
         try await bounded {
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<100 {
                     group.addTask {
-                        if index % 10 == 0 { endpoint.clear() } else { endpoint.reload() }
+                        if index % 10 == 0 { await endpoint.clear() } else { await endpoint.load() }
                         await Task.yield()
                     }
-                    // The doomed owners die while the reloads run.
-                    if index == 50 { group.addTask { doomed.releaseAll() } }
                 }
+                await Task.yield()
+                await MainActor.run {  // the doomed owners die while the loads run
+                    seen.doomed.removeAll()
+                    seen.dead = true
+                }
+                await group.waitForAll()
             }
         }
-        endpoint.reload()
+        endpoint.load()
         let final = try await bounded {
-            for await state in endpoint.states {
+            for await state in await endpoint.states {
                 if case .success(let value) = state { return value }
             }
             return -1
         }
 
-        #expect(endpoint.observerCount == survivors.count)
-        for (index, log) in logs.enumerated() {
-            let states = log.all
+        #expect(seen.callsAfterDeath == 0)
+        for (index, states) in seen.logs.enumerated() {
             let successes = states.compactMap { state -> Int? in
                 if case .success(let value) = state { return value }
                 return nil

@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOFoundationCompat
-import Synchronization
 import TinyAsyncHTTPClientTransport
 import TinyKit
 
@@ -115,11 +114,11 @@ struct Client: Sendable {
         }
     }
 
-    /// `StatefulEndpoint.reload()`, awaiting the success its synchronous observer receives. Each worker has its own
-    /// stateful endpoint (a reload cancels the load in flight of the same instance).
+    /// `StatefulEndpoint.load()`, awaiting the success its observer receives on the main actor. Each worker has its
+    /// own stateful endpoint (a load cancels the load in flight of the same instance).
     static func stateful(_ url: URL, transport: any HTTPTransport) -> Client {
         let endpoint = Endpoint<[User]>(json: .get, url: url)
-        return Client(name: "StatefulEndpoint.reload") {
+        return Client(name: "StatefulEndpoint.load") {
             let reloader = Reloader(StatefulEndpoint(endpoint: endpoint, transport: transport))
             return { try await reloader.reload() }
         }
@@ -141,22 +140,22 @@ struct UsersAPI: TinyAPIEndpoint {
 }
 
 /// Reloads a `StatefulEndpoint` and waits for the result, as a screen observing it would see it.
-final class Reloader: Sendable {
-    let endpoint: StatefulEndpoint<[User]>
-    private let waiting = Mutex<CheckedContinuation<[User], any Error>?>(nil)
+@MainActor final class Reloader {
+    nonisolated let endpoint: StatefulEndpoint<[User]>
+    private var waiting: CheckedContinuation<[User], any Error>?
+    private var isObserving = false
 
-    init(_ endpoint: StatefulEndpoint<[User]>) {
-        self.endpoint = endpoint
-        // Observing starts a load; the first reload() replaces it.
-        endpoint.observeSynchronously(owner: self, observeCurrent: false) { [weak self] state in
-            self?.received(state)
-        }
-    }
+    nonisolated init(_ endpoint: StatefulEndpoint<[User]>) { self.endpoint = endpoint }
 
     func reload() async throws -> [User] {
-        try await withCheckedThrowingContinuation { continuation in
-            waiting.withLock { $0 = continuation }
-            endpoint.reload()
+        if !isObserving {
+            isObserving = true
+            // Observing starts a load; the first load() below replaces it.
+            endpoint.observe(owner: self) { reloader, state in reloader.received(state) }
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            waiting = continuation
+            endpoint.load()
         }
     }
 
@@ -167,10 +166,8 @@ final class Reloader: Sendable {
         case .failure(let error): result = .failure(error)
         case .idle, .loading: return
         }
-        let continuation = waiting.withLock { waiting in
-            defer { waiting = nil }
-            return waiting
-        }
+        let continuation = waiting
+        waiting = nil
         continuation?.resume(with: result)
     }
 }

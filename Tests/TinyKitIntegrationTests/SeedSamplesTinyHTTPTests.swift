@@ -1,9 +1,8 @@
-// The endpoint and loading samples of TinyHTTP's README (seeds/001), compiled against `import TinyKit` and run
-// against the in-process test server. (Its `StatefulEndpoint` and UIKit `EndpointLoading` samples are
-// TinyStatefulEndpoint's.) Differences from the README, each forced by something the README cannot do here:
-// - the API classes take the test server's URL in `init(url:)` instead of a hard-coded jsonplaceholder URL, so
-//   `shared` is built per test (`TodosAPI.shared(on:)`); they are `final class …: Sendable` for Swift 6;
-// - `put(todo:)` throws instead of `try!`, and `delete(todo:)` throws for a todo without id instead of `todo.id!`.
+// Every code sample of TinyHTTP's README (seeds/001), as Docs/ComingFromTinyHTTP.md edits it: copied verbatim, with
+// each edit marked `// Coming from TinyHTTP: <reason>`. Lines marked `// test:` are the test's own (where a result
+// goes), not part of any sample. UIKit's names are the test's stand-ins (SeedSamplesStandIns.swift).
+// The samples' API classes are singletons with a hard-coded URL: in the test that URL is one in-process server's,
+// shared by the (serialized) tests of this file.
 import Foundation
 import Testing
 import TinyKit
@@ -13,23 +12,27 @@ import TinyKitTestServer
     import FoundationNetworking
 #endif
 
-/// The README's declarations, namespaced so they do not clash with other seeds' `Todo`.
+/// The README's first API class and controller. (`Todo` and `TodosAPI` are namespaced: other tests of this target
+/// declare their own.)
 enum TinyHTTPSeed {
-    struct Todo: Codable, Equatable {
+    // "Declaring API endpoints"
+    struct Todo: Codable {
         var id: Int?
         var title: String?
     }
 
-    final class TodosAPI: Sendable {
+    @MainActor  // Coming from TinyHTTP: Swift 6 needs a `static let shared` to be Sendable; main-actor classes are
+    class TodosAPI {
 
-        private let url: URL
+        // Coming from TinyHTTP: test only, the test server's URL (the README's is jsonplaceholder.typicode.com)
+        private let url = TinyHTTPSeed.server.baseURL.appendingRelative("todos/")
 
         // JSONDecoder is declared manually so you can configure it however needed for the API
         private let jsonDecoder = JSONDecoder()
 
-        // The README's `static let shared = TodosAPI()`, on the test server.
-        static func shared(on server: TestServer) -> TodosAPI { TodosAPI(url: server.url("/todos/")) }
-        private init(url: URL) { self.url = url }
+        // The easiest way to share a common API instance is to use a `shared` singleton
+        static let shared = TodosAPI()
+        private init() {}
 
         func get() -> Endpoint<[Todo]> {
 
@@ -44,22 +47,80 @@ enum TinyHTTPSeed {
 
     }
 
-    struct TodoBody: Encodable {
-        var title: String?
+    // "UIKit convenience - Making calls in UIViewController classes"
+    class TodosTableViewController: UITableViewController, EndpointLoading {
 
-        init(todo: Todo) { title = todo.title }
+        var todos = [Todo]()
+
+        // MARK: - Lifecycle
+
+        override func viewDidLoad() {
+            super.viewDidLoad()
+
+            self.navigationItem.title = "Todos"
+            self.tableView.register(UITableViewCell.self, forCellReuseIdentifier: "LabelCell")
+
+            self.load(endpoint: TodosAPI.shared.get()) { (todos) in
+                self.todos = todos
+                self.tableView.reloadData()
+            }
+        }
+
+        // MARK: - UITableViewDataSource
+
+        override func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int {
+            return self.todos.count
+        }
+
+        override func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+            let cell = tableView.dequeueReusableCell(withIdentifier: "LabelCell", for: indexPath)
+
+            let todo = self.todos[indexPath.row]
+            cell.textLabel?.text = todo.title
+
+            return cell
+        }
+
     }
 
-    struct MissingID: Error {}
+    /// The server the singletons' URL points at: the first test starts it (``startServer()``); it serves the file.
+    @MainActor static var server: TestServer!
 
-    /// The README's CRUD API.
-    final class CRUDTodosAPI: Sendable {
+    /// The file's server, with the README's routes, started if need be.
+    @MainActor static func startServer() async throws -> TestServer {
+        if let server { return server }
+        let started = try await TestServer.start()
+        await started.route(
+            "GET /todos", response: .json(200, #"[{"id":1,"title":"Buy milk"},{"id":2,"title":"Walk the dog"}]"#))
+        await started.route("GET /todos/7", response: .json(200, #"{"id":7,"title":"Read"}"#))
+        await started.route("PUT /todos/7") { request in .json(200, #"{"id":7,"title":"\#(request.bodyText.count)"}"#) }
+        await started.route("POST /todos", response: .json(201, #"{"id":8,"title":"New"}"#))
+        await started.route("DELETE /todos/7", response: .empty(204))
+        server = started
+        return started
+    }
+}
 
-        let url: URL
+/// The README's complete API class ("What about other HTTP methods?", which contains the `StatefulEndpoint`
+/// sample's `all`), and the samples that observe it.
+enum TinyHTTPSeedCRUD {
+    typealias Todo = TinyHTTPSeed.Todo
+
+    @MainActor  // Coming from TinyHTTP: Swift 6 needs a `static let shared` to be Sendable; main-actor classes are
+    class TodosAPI {
+
+        // Coming from TinyHTTP: test only, the test server's URL (the README's is jsonplaceholder.typicode.com)
+        let url = TinyHTTPSeed.server.baseURL.appendingRelative("todos/")
         let jsonDecoder = JSONDecoder()
         let jsonEncoder = JSONEncoder()
 
-        init(url: URL) { self.url = url }
+        static let shared = TodosAPI()
+
+        private init() {}
+
+        lazy var all: StatefulEndpoint<[Todo]> = {
+            return StatefulEndpoint(endpoint: self.get())
+        }()
 
         private func get() -> Endpoint<[Todo]> {
             var request = URLRequest(method: .get, url: self.url)
@@ -67,15 +128,13 @@ enum TinyHTTPSeed {
             return Endpoint(request: request, decodeResponse: self.jsonDecoder.decodeResponse)
         }
 
-        func all() -> Endpoint<[Todo]> { get() }
-
         func get(id: Int) -> Endpoint<Todo> {
             var request = URLRequest(method: .get, url: urlFor(id: id))
             request.httpAccept(.json)
             return Endpoint(request: request, decodeResponse: self.jsonDecoder.decodeResponse)
         }
 
-        func put(todo: Todo) throws -> Endpoint<Todo> {
+        func put(todo: Todo) -> Endpoint<Todo> {
 
             var request: URLRequest
             if let id = todo.id {
@@ -85,14 +144,13 @@ enum TinyHTTPSeed {
             }
             request.httpAccept(.json)
             request.httpContentType(.json)
-            request.httpBody = try self.jsonEncoder.encode(TodoBody(todo: todo))
+            request.httpBody = try! self.jsonEncoder.encode(TodoBody(todo: todo))
 
             return Endpoint(request: request, decodeResponse: self.jsonDecoder.decodeResponse)
         }
 
-        func delete(todo: Todo) throws -> Endpoint<Void> {
-            guard let id = todo.id else { throw MissingID() }
-            var request = URLRequest(method: .delete, url: urlFor(id: id))
+        func delete(todo: Todo) -> Endpoint<Void> {
+            var request = URLRequest(method: .delete, url: urlFor(id: todo.id!))
             request.httpAccept(.json)
             return Endpoint(request: request, decodeResponse: EndpointExpectation.ignoreResponse)
         }
@@ -102,77 +160,192 @@ enum TinyHTTPSeed {
         }
 
     }
+
+    /// What `put(todo:)` sends: the README leaves it to the reader.
+    struct TodoBody: Encodable {
+        var title: String?
+        init(todo: Todo) { title = todo.title }
+    }
+
+    /// Where the README's `observe(owner: self)` sample runs: any object.
+    @MainActor final class TodosBadge {
+        var seen: [String] = []  // test
+
+        func start() {
+            TodosAPI.shared.all.observe(owner: self) { (state) in
+                // swift-format-ignore
+                switch(state) {
+                case .idle:  // Coming from TinyHTTP: TinyKit's RequestState calls the state before a load `.idle`
+                    print("not yet")
+                    self.seen.append("not yet")  // test
+                case .loading:  // Coming from TinyHTTP: `.loading` holds no value (the last one is `all.value`)
+                    print("loading")
+                    self.seen.append("loading")  // test
+                case .success(let todos):
+                    print("got todos: ", todos)
+                    self.seen.append("got \(todos.count) todos")  // test
+                case .failure(let error):
+                    print("oh no: ", error)
+                    self.seen.append("oh no: \(error)")  // test
+                }
+            }
+        }
+    }
+
+    // "Or use the `EndpointLoading` extension again which provides an `observe(endpoint:)` method" (its `// ...`
+    // filled in from the first controller).
+    class TodosTableViewController: UITableViewController, EndpointLoading {
+
+        // ...
+        var todos = [Todo]()
+        let todosResource = TodosAPI.shared.all
+        let todosAPI = TodosAPI.shared  // test: the delete sample's `self.todosAPI`
+
+        // ...
+
+        override func viewDidLoad() {
+            // ...
+
+            observe(endpoint: self.todosResource) { todos in
+                self.todos = todos
+                self.tableView.reloadData()
+            }
+
+        }
+
+        /// Where the README's delete sample runs.
+        func delete(todo: Todo) {
+            self.load(endpoint: self.todosAPI.delete(todo: todo)) { result in
+                print("Todo was deleted")
+                self.deleted.append(todo.id ?? 0)  // test
+            }
+        }
+        var deleted: [Int] = []  // test
+
+        override func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int {
+            return self.todos.count
+        }
+    }
 }
 
-@Suite struct SeedSamplesTinyHTTPTests {
-    typealias Seed = TinyHTTPSeed
+// MARK: - Tests
+
+@MainActor @Suite(.serialized) struct SeedSamplesTinyHTTPTests {
+    typealias Todo = TinyHTTPSeed.Todo
+    typealias TodosAPI = TinyHTTPSeed.TodosAPI
 
     @Test func makingAPICallsWithADataTask() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        await server.route("GET /todos", response: .json(200, #"[{"id":1,"title":"Buy milk"}]"#))
+        let server = try await TinyHTTPSeed.startServer()
+        let before = server.requests.count  // test
 
-        let endpoint = Seed.TodosAPI.shared(on: server).get()
-        let outcome = await withCheckedContinuation { continuation in
+        let outcome = await withCheckedContinuation { continuation in  // test
+            let endpoint = TodosAPI.shared.get()
             let task = URLSession.shared.dataTask(endpoint: endpoint) { (result) in
-                switch result {
+                // swift-format-ignore
+                switch(result) {
                 case .success(let todos):
                     print("Yay, got todos: ", todos)
-                    continuation.resume(returning: todos.compactMap(\.title))
+                    continuation.resume(returning: todos.compactMap(\.title))  // test
                 case .failure(let error):
                     print("Oh no, an error: ", error)
-                    continuation.resume(returning: ["error: \(error)"])
+                    continuation.resume(returning: ["error: \(error)"])  // test
                 }
             }
             task.resume()
         }
-        #expect(outcome == ["Buy milk"])
-        #expect(server.requests.first?.header("Accept") == "application/json")
+
+        #expect(outcome == ["Buy milk", "Walk the dog"])
+        #expect(server.requests[before...].first?.header("Accept") == "application/json")
     }
 
     @Test func aDataTaskIsNotStartedUntilResumed() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        let task = URLSession.shared.dataTask(endpoint: Seed.TodosAPI.shared(on: server).get()) { _ in }
+        let server = try await TinyHTTPSeed.startServer()
+        let before = server.requests.count
+        let task = URLSession.shared.dataTask(endpoint: TodosAPI.shared.get()) { _ in }
         #expect(task.state == .suspended)
-        try await Task.sleep(nanoseconds: 100_000_000)
-        #expect(server.requests.isEmpty)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(server.requests.count == before)
         task.cancel()
     }
 
-    @Test func crudEndpointsAgainstTheServer() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        await server.route("GET /todos/7", response: .json(200, #"{"id":7,"title":"Read"}"#))
-        await server.route("PUT /todos/7") { request in .json(200, #"{"id":7,"title":"\#(request.bodyText.count)"}"#) }
-        await server.route("POST /todos", response: .json(201, #"{"id":8,"title":"New"}"#))
-        await server.route("DELETE /todos/7", response: .empty(204))
-        let api = Seed.CRUDTodosAPI(url: server.url("/todos/"))
-        let transport = URLSessionTransport.shared
+    @Test func aControllerLoadsTheTodos() async throws {
+        _ = try await TinyHTTPSeed.startServer()
+        let controller = TinyHTTPSeed.TodosTableViewController()
 
-        #expect(try await transport.load(api.get(id: 7)) == Seed.Todo(id: 7, title: "Read"))
-        let updated = try await transport.load(api.put(todo: Seed.Todo(id: 7, title: "Reread")))
+        controller.viewDidLoad()
+
+        #expect(controller.navigationItem.title == "Todos")
+        try await waitUntil { controller.tableView.reloadCount == 1 }
+        #expect(controller.tableView.visibleCells.map { $0.textLabel?.text } == ["Buy milk", "Walk the dog"])
+    }
+
+    @Test func screensShareOneLoadOfTheStatefulEndpoint() async throws {
+        let server = try await TinyHTTPSeed.startServer()
+        TinyHTTPSeedCRUD.TodosAPI.shared.all.clear()
+        let before = server.requests.count
+        let (badge, list) = (TinyHTTPSeedCRUD.TodosBadge(), TinyHTTPSeedCRUD.TodosBadge())
+
+        badge.start()
+        list.start()
+
+        try await waitUntil { badge.seen.count == 3 && list.seen.count == 2 }
+        #expect(badge.seen == ["not yet", "loading", "got 2 todos"])
+        #expect(list.seen == ["loading", "got 2 todos"])
+        #expect(server.requests.count - before == 1)
+    }
+
+    @Test func aControllerObservesTheSharedEndpointAndDeletes() async throws {
+        let server = try await TinyHTTPSeed.startServer()
+        TinyHTTPSeedCRUD.TodosAPI.shared.all.clear()
+        let controller = TinyHTTPSeedCRUD.TodosTableViewController()
+
+        controller.viewDidLoad()
+        try await waitUntil { controller.todos.count == 2 }
+        #expect(controller.tableView.reloadCount == 1)
+
+        controller.delete(todo: Todo(id: 7, title: "Read"))
+        try await waitUntil { controller.deleted == [7] }
+        #expect(server.requests.last.map { "\($0.method) \($0.path)" } == "DELETE /todos/7")
+    }
+
+    @Test func crudEndpointsLoadedManually() async throws {
+        let server = try await TinyHTTPSeed.startServer()
+        let before = server.requests.count
+        let api = TinyHTTPSeedCRUD.TodosAPI.shared
+
+        let read = try await URLSession.shared.load(api.get(id: 7))
+        #expect(read.id == 7 && read.title == "Read")
+        let updated = try await URLSession.shared.load(api.put(todo: Todo(id: 7, title: "Reread")))
         #expect(updated.title == String(#"{"title":"Reread"}"#.count))
-        let created = try await transport.load(api.put(todo: Seed.Todo(id: nil, title: "New")))
+        let created = try await URLSession.shared.load(api.put(todo: Todo(id: nil, title: "New")))
         #expect(created.id == 8)
-        try await transport.load(api.delete(todo: Seed.Todo(id: 7, title: nil)))
-        #expect(throws: Seed.MissingID.self) { try api.delete(todo: Seed.Todo(id: nil, title: nil)) }
+        try await URLSession.shared.load(api.delete(todo: Todo(id: 7, title: nil)))
 
-        let methods = server.requests.map { "\($0.method) \($0.path)" }
-        #expect(methods == ["GET /todos/7", "PUT /todos/7", "POST /todos", "DELETE /todos/7"])
-        #expect(server.requests[1].header("Content-Type") == "application/json")
+        let seen = server.requests[before...].map { "\($0.method) \($0.path) \($0.header("Content-Type") ?? "-")" }
+        #expect(
+            seen == [
+                "GET /todos/7 -", "PUT /todos/7 application/json", "POST /todos application/json", "DELETE /todos/7 -",
+            ])
     }
 
     @Test func statusCodesAreCheckedAutomatically() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        await server.route("GET /todos/9", response: .json(404, #"{"error":"not found"}"#))
-        let api = Seed.CRUDTodosAPI(url: server.url("/todos/"))
-
+        _ = try await TinyHTTPSeed.startServer()
         let error = try await #require(throws: HTTPTransportError.self) {
-            try await URLSessionTransport.shared.load(api.get(id: 9))
+            try await URLSession.shared.load(TinyHTTPSeedCRUD.TodosAPI.shared.get(id: 9))
         }
         #expect(error.code == .unacceptableStatus(404))
-        #expect(error.body.map { String(decoding: $0, as: UTF8.self) } == #"{"error":"not found"}"#)
+        #expect(error.body.map { String(decoding: $0, as: UTF8.self) } == #"{"error":"no route for GET /todos/9"}"#)
+    }
+
+    /// Waits (up to 10 s) until `condition` holds, checking every 10 ms.
+    func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 }

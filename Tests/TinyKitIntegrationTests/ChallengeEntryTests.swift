@@ -113,4 +113,18 @@ import TinyKitTestServer
             Self.expect401(error)
         }
     }
+
+    @Test func statefulEndpoint() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let endpoint = StatefulEndpoint(endpoint: Self.endpoint(server), transport: URLSession.shared)
+        await endpoint.loadIfNeeded()
+        let failure: RequestError? = try await bounded(seconds: Self.timeout) {
+            for await state in await endpoint.states {
+                if case .failure(let error) = state { return error }
+            }
+            return nil
+        }
+        Self.expect401(try #require(failure?.underlyingError))
+    }
 }

@@ -27,8 +27,9 @@ extension URLRequest {
     /// request.setHeader("Authorization", "Bearer \(token)")
     /// ```
     public mutating func setHeader(_ name: String, _ value: String) {
-        // The common case, a value without CR or LF, goes through URLRequest's own case-insensitive replacement.
-        if !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) { return setValue(value, forHTTPHeaderField: name) }
+        // The common case, a value without control characters (which Linux drops), goes through URLRequest's own
+        // case-insensitive replacement.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return setValue(value, forHTTPHeaderField: name) }
         var fields = (allHTTPHeaderFields ?? [:]).filter { $0.key.caseInsensitiveCompare(name) != .orderedSame }
         fields[name] = value
         allHTTPHeaderFields = fields

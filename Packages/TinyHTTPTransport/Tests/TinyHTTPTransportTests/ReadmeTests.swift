@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import TinyHTTPTransport
 @_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)

@@ -22,7 +22,8 @@ import TinyKitTestServer
     }
 
     private static func expect401(_ error: any Error, sourceLocation: SourceLocation = #_sourceLocation) {
-        let transportError = (error as? HTTPTransportError) ?? (error as? TinyAPIError)?.underlyingError
+        let transportError =
+            (error as? HTTPTransportError) ?? (error as? TinyAPIError)?.underlyingError
             as? HTTPTransportError
         #expect(transportError?.code == .unacceptableStatus(401), "\(error)", sourceLocation: sourceLocation)
         #expect(

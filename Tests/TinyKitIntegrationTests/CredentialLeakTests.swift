@@ -37,7 +37,7 @@ import TinyKitTestServer
             try await bounded { try await transport.load(endpoint) }
         }
         let transportError = try #require(error)
-        #expect(transportError.statusCode == status)
+        #expect(transportError.response?.statusCode == status)
         #expect(server.requests.first?.header("Authorization") == "Bearer s3cr3t-bearer")  // it was sent
 
         let api = TinyAPIError(transportError)

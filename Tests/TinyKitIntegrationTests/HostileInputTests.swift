@@ -196,7 +196,7 @@ import TinyKitTestServer
         for name in ["mock_get_secret.json", "secret", "mock_get_.._secret.json"] {
             try Data(#"{"secret":true}"#.utf8).write(to: root.appendingPathComponent(name))
         }
-        let transport = MockTransport(files: .directory(mocks))
+        let transport = MockTransport(files: MockFiles(directory: mocks))
         let url = try #require(URL(string: "https://api.example.com" + path))
 
         let error = await #expect(throws: HTTPTransportError.self) { try await transport.send(URLRequest(url: url)) }

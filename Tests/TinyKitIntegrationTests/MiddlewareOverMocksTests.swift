@@ -28,7 +28,10 @@ private actor RotatingTokens: CredentialProvider {
         let endpoint = Endpoint<[String]>(json: .get, url: try #require(URL(string: "https://api.example.com/todos")))
 
         #expect(try await bounded { try await transport.load(endpoint) } == ["a", "b"])
-        #expect(mock.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer old", "Bearer old", "Bearer new"])
+        #expect(
+            mock.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == [
+                "Bearer old", "Bearer old", "Bearer new",
+            ])
         #expect(await tokens.refreshes == 1)
 
         let todos = StatefulEndpoint(endpoint: endpoint, transport: transport)

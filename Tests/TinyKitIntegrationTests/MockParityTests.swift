@@ -152,7 +152,7 @@ import TinyKitTestServer
             } catch let error as TinyAPIError {
                 #expect(error.kind == .httpError(status))
                 let transportError = try #require(error.underlyingError as? HTTPTransportError)
-                #expect(transportError.statusCode == status)
+                #expect(transportError.response?.statusCode == status)
                 #expect(transportError.body == Data(body.utf8))
             }
         }
@@ -224,7 +224,7 @@ import TinyKitTestServer
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.request(endpoint, as: [Person].self)
         }
-        await #expect(throws: TinyAPIError.cancelled) { try await task.value }
+        await #expect(throws: TinyAPIError(.cancelled)) { try await task.value }
     }
 
     @Test(arguments: Backend.allCases)
@@ -236,6 +236,6 @@ import TinyKitTestServer
         let task = Task { try await client.request(endpoint, as: [Person].self) }
         await fixture.waitUntilInFlight()
         task.cancel()
-        await #expect(throws: TinyAPIError.cancelled) { try await task.value }
+        await #expect(throws: TinyAPIError(.cancelled)) { try await task.value }
     }
 }

@@ -227,7 +227,7 @@ enum TinyTCASeed {
         defer { server.stop() }
         await server.route("GET /users/1", response: .json(200, #"{"id":"1","name":"Ada"}"#))
         await server.route("GET /users/2", response: .json(404, #"{"error":"no such user"}"#))
-        try await TinyTCASeed.UserAPI.$baseURL.withValue(server.baseURL) {
+        await TinyTCASeed.UserAPI.$baseURL.withValue(server.baseURL) {
             let store = Store<UserProfileFeature>()
 
             let loading = store.send(.loadUser(id: "1"))

@@ -24,7 +24,7 @@ public enum TinyHTTPAsync: Example {
             _ = try await transport.load(api.get(id: 9999))
             missing = "found"
         } catch let error as HTTPTransportError {
-            missing = "\(error.statusCode ?? 0)"
+            missing = "\(error.response?.statusCode ?? 0)"
         }
 
         return ExampleReport(

@@ -24,7 +24,7 @@ public enum TinyNetworkingAsync: Example {
             _ = try await transport.load(api.post(id: 9999))
             missing = "found"
         } catch let error as HTTPTransportError {
-            missing = "\(error.statusCode ?? 0)"  // .unacceptableStatus(404)
+            missing = "\(error.response?.statusCode ?? 0)"  // .unacceptableStatus(404)
         }
 
         return ExampleReport(

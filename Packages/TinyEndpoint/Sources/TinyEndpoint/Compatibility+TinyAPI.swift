@@ -6,12 +6,8 @@ extension TinyAPIError {
     public static var invalidURL: TinyAPIError { TinyAPIError(.invalidURL) }
     /// The response had no body.
     public static var noData: TinyAPIError { TinyAPIError(.noData) }
-    /// The request was cancelled.
-    public static var cancelled: TinyAPIError { TinyAPIError(.cancelled) }
     /// The body could not be decoded.
     public static func decodingError(_ message: String) -> TinyAPIError { TinyAPIError(.decodingError(message)) }
-    /// The request body could not be encoded.
-    public static func encodingError(_ message: String) -> TinyAPIError { TinyAPIError(.encodingError(message)) }
     /// The server answered with an unaccepted status code.
     public static func httpError(_ statusCode: Int) -> TinyAPIError { TinyAPIError(.httpError(statusCode)) }
     /// The transport failed: `.networkError(error.localizedDescription)`.

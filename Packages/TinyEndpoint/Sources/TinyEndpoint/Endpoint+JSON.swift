@@ -103,8 +103,9 @@ extension Endpoint where A == Void {
         query: [String: String] = [:], encoder: JSONEncoder = JSONEncoder()
     ) {
         let encoded = Result { () throws(EndpointError) in try encoder.encodeBody(body) }
+        // A failure is no body here and the requestError below, thrown before anything is sent.
         self.init(
-            method, url: url, accept: accept, contentType: .json, body: try? encoded.get(), headers: headers,  // kept below
+            method, url: url, accept: accept, contentType: .json, body: try? encoded.get(), headers: headers,
             expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query)
         if case .failure(let error) = encoded { requestError = error }
     }

@@ -68,7 +68,8 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     /// - Throws: ``TinyAPIError``, ``TinyAPIError/Kind/httpError(_:)`` for a status outside 200–299.
     public func requestData(_ endpoint: any TinyAPIEndpoint) async throws -> Data {
         do {
-            return try await transport.load(Endpoint(request: endpoint.makeRequest()) { data, _ in .success(data ?? Data()) })
+            return try await transport.load(
+                Endpoint(request: endpoint.makeRequest()) { data, _ in .success(data ?? Data()) })
         } catch {
             throw TinyAPIError(error)
         }

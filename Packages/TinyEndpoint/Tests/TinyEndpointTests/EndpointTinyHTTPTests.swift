@@ -72,7 +72,7 @@ import TinyHTTPTransport
             try await StubTransport(status: 403, body: "forbidden").load(endpoint)
         }
         #expect(error.code == .unacceptableStatus(403))
-        #expect(error.statusCode == 403)
+        #expect(error.response?.statusCode == 403)
         #expect(error.body?.text == "forbidden")
         #expect(error.request?.url == (try apiURL("/x")))
     }

@@ -63,7 +63,7 @@ import TinyHTTPTransport
         #expect((error.underlyingError as? HTTPTransportError)?.underlyingError is URLError)
 
         let cancelled = StubTransport(failingWith: HTTPTransportError(.cancelled))
-        await #expect(throws: TinyAPIError.cancelled) {
+        await #expect(throws: TinyAPIError(.cancelled)) {
             try await TinyAPIClient(transport: cancelled).requestData(TestAPIEndpoint())
         }
     }

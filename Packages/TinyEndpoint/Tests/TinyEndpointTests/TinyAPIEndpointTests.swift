@@ -163,7 +163,7 @@ struct TestAPIEndpoint: TinyAPIEndpoint {
         struct Minimal: TinyAPIEndpoint {
             var baseURL: String { "https://x.dev" }
             var path: String { "/ping" }
-            var method: HTTPMethod { .HEAD }
+            var method: HTTPMethod { .head }
         }
         #expect(Minimal().headers == nil && Minimal().queryItems == nil && Minimal().body == nil)
         #expect(try Minimal().makeRequest().httpMethod == "HEAD")

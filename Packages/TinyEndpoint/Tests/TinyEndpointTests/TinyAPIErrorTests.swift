@@ -15,7 +15,7 @@ import TinyHTTPTransport
         #expect(TinyAPIError.invalidURL == TinyAPIError(.invalidURL, underlyingError: URLError(.badURL)))
         #expect(TinyAPIError.httpError(404) != .httpError(500))
         #expect(TinyAPIError.decodingError("a") != .decodingError("b"))
-        #expect(TinyAPIError.noData != .cancelled)
+        #expect(TinyAPIError.noData != TinyAPIError(.cancelled))
     }
 
     @Test func matchesInASwitch() {

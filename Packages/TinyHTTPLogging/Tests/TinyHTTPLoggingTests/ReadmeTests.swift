@@ -10,18 +10,21 @@ import TinyHTTPTransport
 #endif
 
 // The README's quick start, verbatim, compiled here:
-func makeAPITransport(logger: Logger, base: any HTTPTransport = URLSessionTransport.shared) -> MiddlewareTransport {
+func makeAPITransport(logger: Logger, base: any HTTPTransport = URLSessionTransport.shared) -> any HTTPTransport {
     let redaction = HTTPRedaction.default.adding(headers: ["X-API-Key"], queryParameters: ["sig"])
     return base.with(.retry(), .logging(logger, level: .debug, redaction: redaction))
 }
 
 /// The README's quick start, run against a closure transport.
 @Suite struct ReadmeTests {
-    @Test func quickStartBuildsALoggingTransport() {
+    /// The README's lines, verbatim; the transport they make refuses a request it cannot send before sending it.
+    @Test func quickStartBuildsALoggingTransport() async throws {
         var logger = Logger(label: "com.example.api")
         logger.logLevel = .debug
         let transport = makeAPITransport(logger: logger)
-        #expect(transport.middleware.count == 2)
+        let request = URLRequest(method: HTTPMethod("BAD METHOD"), url: try #require(URL(string: "http://127.0.0.1:1")))
+        let error = await #expect(throws: HTTPTransportError.self) { try await transport.send(request) }
+        #expect(error?.code == .invalidRequest)
     }
 
     @Test func quickStartLogsRedactedLines() async throws {

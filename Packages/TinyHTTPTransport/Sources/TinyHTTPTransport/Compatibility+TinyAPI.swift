@@ -11,8 +11,4 @@ extension HTTPMethod {
     public static let PATCH = patch
     /// `DELETE`, spelled as tinyAPI does.
     public static let DELETE = delete
-    /// `HEAD`, spelled as tinyAPI does.
-    public static let HEAD = head
-    /// `OPTIONS`, spelled as tinyAPI does.
-    public static let OPTIONS = options
 }

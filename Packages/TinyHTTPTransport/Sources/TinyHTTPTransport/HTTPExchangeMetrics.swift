@@ -32,8 +32,6 @@ public struct HTTPExchangeMetrics: Sendable {
         self.error = error
     }
 
-    /// The response's status code, when a response came.
-    public var statusCode: Int? { response?.statusCode }
 }
 
 extension HTTPMiddleware {

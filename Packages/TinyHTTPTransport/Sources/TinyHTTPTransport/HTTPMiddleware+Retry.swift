@@ -32,7 +32,9 @@ extension HTTPMiddleware {
             var attempt = 1
             while true {
                 let delay: Duration
-                switch await Result(catching: { try await next.send(request) }) as Result<(Data, HTTPURLResponse), any Error> {
+                switch await Result(catching: { try await next.send(request) })
+                    as Result<(Data, HTTPURLResponse), any Error>
+                {
                 case .success((let body, let response)):
                     guard policy.retryableStatuses.contains(response.statusCode) else { return (body, response) }
                     let retryAfter = RetryPolicy.retryAfter(of: response)

@@ -47,11 +47,11 @@ public struct HTTPMiddleware: Sendable {
 }
 
 /// A transport with middleware around it: what ``HTTPTransport/with(_:)`` returns.
-public struct MiddlewareTransport: HTTPTransport {
+struct MiddlewareTransport: HTTPTransport {
     /// The transport that finally sends the requests.
     let base: any HTTPTransport
     /// The middleware, the outermost first.
-    public let middleware: [HTTPMiddleware]
+    let middleware: [HTTPMiddleware]
 
     /// Creates a transport that sends through `middleware` (the first is the outermost) and then `base`.
     init(base: any HTTPTransport, middleware: [HTTPMiddleware]) {
@@ -60,7 +60,7 @@ public struct MiddlewareTransport: HTTPTransport {
     }
 
     /// Sends `request` through the middleware, the first one first, and then through ``base``.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await Chain(base: base, middleware: middleware[...]).send(request)
     }
 
@@ -82,7 +82,7 @@ extension HTTPTransport {
     /// ```swift
     /// let transport = URLSessionTransport.shared.with(.retry(), .userAgent("MyApp/1.0"))
     /// ```
-    public func with(_ middleware: HTTPMiddleware...) -> MiddlewareTransport {
+    public func with(_ middleware: HTTPMiddleware...) -> any HTTPTransport {
         MiddlewareTransport(base: self, middleware: middleware)
     }
 }

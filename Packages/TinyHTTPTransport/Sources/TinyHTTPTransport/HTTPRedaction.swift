@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Every text TinyKit prints about a request goes through a redaction: ``HTTPTransportError/description`` uses
 /// ``default``, and the logging middleware of TinyHTTPLogging takes one. A secret's value is replaced by
-/// ``placeholder``; its name stays, so you can still see that it was sent.
+/// `***`; its name stays, so you can still see that it was sent.
 ///
 /// ```swift
 /// let redaction = HTTPRedaction.default.adding(headers: ["X-API-Key"], queryParameters: ["sig"])
@@ -24,7 +24,7 @@ public struct HTTPRedaction: Hashable, Sendable {
     public private(set) var queryParameters: Set<String>
 
     /// What a secret value is replaced with: `***`.
-    public static let placeholder = "***"
+    static let placeholder = "***"
 
     /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`; the query parameters `access_token`,
     /// `refresh_token`, `id_token`, `client_secret`, `api_key` and `password`; and the password of a URL's user
@@ -49,13 +49,13 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// Whether the header `name` holds a secret.
     func isSecret(header name: String) -> Bool { headers.contains(name.lowercased()) }
 
-    /// `headers` with every secret value replaced by ``placeholder``.
+    /// `headers` with every secret value replaced by `***`.
     public func redacted(headers: [String: String]) -> [String: String] {
         Dictionary(uniqueKeysWithValues: headers.map { ($0, isSecret(header: $0) ? Self.placeholder : $1) })
     }
 
     /// `url` as text, with the values of secret query parameters and the password of its user information
-    /// replaced by ``placeholder``.
+    /// replaced by `***`.
     public func redacted(url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return Self.placeholder

@@ -73,9 +73,6 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         self.message = message
     }
 
-    /// The status code of the response, when there was one.
-    public var statusCode: Int? { response?.statusCode }
-
     /// One line saying what happened: the category, the request's method and URL, the status, the attempts, the
     /// detail, a preview of the body and the underlying error, for example
     /// `HTTP request unacceptable status 404: GET https://api.example.com/users/7, body: {"error":"not found"}`.

@@ -58,7 +58,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The wait after failed attempt `attempt` (1 for the first), without `Retry-After`.
-    public func backoff(afterAttempt attempt: Int) -> Duration {
+    func backoff(afterAttempt attempt: Int) -> Duration {
         let exponent = Double(min(max(attempt - 1, 0), 62))
         let delay = min(max(Self.seconds(baseDelay), 0) * pow(2, exponent), max(Self.seconds(maxDelay), 0))
         let fraction = min(max(jitter, 0), 1)
@@ -77,7 +77,7 @@ public struct RetryPolicy: Sendable {
 
     /// The wait a response's `Retry-After` asks for: its number of seconds, or its HTTP date minus the response's
     /// `Date` (else `now`); `nil` when it has none or it cannot be read. Never negative.
-    public static func retryAfter(of response: HTTPURLResponse, now: Date = Date()) -> Duration? {
+    static func retryAfter(of response: HTTPURLResponse, now: Date = Date()) -> Duration? {
         guard let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
         else { return nil }
         if let seconds = Int64(value), seconds >= 0 { return .seconds(seconds) }

@@ -48,16 +48,4 @@ extension URLRequest {
     public mutating func httpContentType(_ contentType: ContentType) {
         setHeader("Content-Type", contentType.rawValue)
     }
-
-    /// Appends query items to the request's URL, after its existing ones, in the given order (see
-    /// `URL.appendingQueryItems(_:)`).
-    public mutating func appendQueryItems(_ items: [URLQueryItem]) {
-        url = url?.appendingQueryItems(items)
-    }
-
-    /// Appends query parameters to the request's URL, after its existing ones, sorted by name (see
-    /// `URL.appendingQueryParameters(_:)`).
-    public mutating func appendQueryParameters(_ parameters: [String: String]) {
-        url = url?.appendingQueryParameters(parameters)
-    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TinyHTTPTransport
+@testable import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -62,7 +62,7 @@ import TinyHTTPTransport
 
         #expect(error.code == .unacceptableStatus(status))
         #expect(error.attempts == 4)
-        #expect(error.statusCode == status)
+        #expect(error.response?.statusCode == status)
         #expect(error.response?.value(forHTTPHeaderField: "X-Busy") == "yes")
         #expect(error.body == Data("attempt 4".utf8))
         #expect(error.request == request)

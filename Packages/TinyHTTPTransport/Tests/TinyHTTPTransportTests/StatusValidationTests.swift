@@ -46,7 +46,7 @@ import TinyHTTPTransport
             try validateStatus(response: try response(410), body: body, request: request)
         }
         #expect(error.code == .unacceptableStatus(410))
-        #expect(error.statusCode == 410)
+        #expect(error.response?.statusCode == 410)
         #expect(error.body == body)
         #expect(error.request == request)
     }

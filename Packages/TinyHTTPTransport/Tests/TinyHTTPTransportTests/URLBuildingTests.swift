@@ -52,11 +52,4 @@ import TinyHTTPTransport
         let original = try url("https://example.com/s?x=%2B")
         #expect(original.appendingQueryItems([]) == original)
     }
-
-    @Test func requestQueryHelpersChangeTheRequestURL() throws {
-        var request = URLRequest(url: try url("https://example.com/s"))
-        request.appendQueryParameters(["q": "1+1"])
-        request.appendQueryItems([URLQueryItem(name: "page", value: "3")])
-        #expect(request.url?.absoluteString == "https://example.com/s?q=1%2B1&page=3")
-    }
 }

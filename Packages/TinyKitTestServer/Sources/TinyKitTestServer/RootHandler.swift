@@ -1,7 +1,7 @@
-@_spi(TinyKit) import TinyHTTPTransport
 import FlyingFox
 import FlyingSocks
 import Foundation
+@_spi(TinyKit) import TinyHTTPTransport
 
 /// Records every request, then answers it from the registered routes or the built-in ones.
 struct RootHandler: HTTPHandler {

@@ -37,7 +37,7 @@ public enum TransportBehaviour {
                 var request = URLRequest(method: .get, url: server.url("/users/7"))
                 request.httpAccept(.json)
                 request.setValue("tiny", forHTTPHeaderField: "X-Client")
-                request.appendQueryParameters(["q": "a+b c", "lang": "ü"])
+                request.url = request.url?.appendingQueryParameters(["q": "a+b c", "lang": "ü"])
 
                 let (body, response) = try await transport.send(request)
 

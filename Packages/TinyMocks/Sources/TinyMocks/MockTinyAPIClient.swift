@@ -47,13 +47,6 @@ public struct MockTinyAPIClient: APIClientProtocol, Sendable {
             transport: MockTransport(files: files, delay: delay, clock: clock), decoder: decoder, encoder: encoder)
     }
 
-    /// For demos (tinyAPI's preset): the app bundle's files, a realistic 800 ms delay.
-    public static var demo: MockTinyAPIClient { MockTinyAPIClient(delay: .milliseconds(800)) }
-    /// For SwiftUI previews (tinyAPI's preset): the app bundle's files, a short 200 ms delay.
-    public static var preview: MockTinyAPIClient { MockTinyAPIClient(delay: .milliseconds(200)) }
-    /// For tests (tinyAPI's preset): the app bundle's files, no delay.
-    public static var testing: MockTinyAPIClient { MockTinyAPIClient() }
-
     /// Answers the endpoint from its mock and decodes the JSON as `T`, as `TinyAPIClient` does.
     ///
     /// - Throws: `TinyAPIError`; a missing mock is a `networkError` whose message (and ``MockError/init(_:)``)

@@ -118,7 +118,8 @@ import TinyHTTPTransport
         let file = directory.appendingPathComponent("mock_get_items.json")
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let error = await mockError(MockTransport(files: MockFiles(directory: directory)), try request(.get, "http://h/items"))
+        let error = await mockError(
+            MockTransport(files: MockFiles(directory: directory)), try request(.get, "http://h/items"))
         guard case .unreadableFile(let path, _) = error else {
             Issue.record("expected unreadableFile, got \(String(describing: error))")
             return

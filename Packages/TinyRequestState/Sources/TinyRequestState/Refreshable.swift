@@ -7,8 +7,8 @@
 /// ```swift
 /// var users = Refreshable<[String]>()
 /// users.state = .success(["Ada"])
-/// users.state = .loading        // users.value == ["Ada"], users.isLoading == true
-/// users.state = .failure("Offline")  // users.value == ["Ada"], users.error?.message == "Offline"
+/// users.state = .loading        // users.value == ["Ada"], users.state.isLoading == true
+/// users.state = .failure("Offline")  // users.value == ["Ada"], users.state.error?.message == "Offline"
 /// ```
 public struct Refreshable<Value> {
     /// The current request state. Setting a success also updates ``value``.
@@ -26,12 +26,6 @@ public struct Refreshable<Value> {
         self.state = state
         self.value = state.value
     }
-
-    /// Whether a request is in flight (whether or not an older value is shown).
-    public var isLoading: Bool { state.isLoading }
-
-    /// The error of the latest request, if it failed.
-    public var error: RequestError? { state.error }
 
     /// Forgets the kept value and goes back to `.idle`.
     public mutating func reset() {

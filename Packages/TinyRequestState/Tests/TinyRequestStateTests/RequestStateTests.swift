@@ -127,15 +127,15 @@ private enum APIError: Error, Equatable {
         var users = Refreshable<[String]>()
         #expect(users.value == nil && users.state == .idle)
         users.state = .loading
-        #expect(users.value == nil && users.isLoading)
+        #expect(users.value == nil && users.state.isLoading)
         users.state = .success(["Ada"])
-        #expect(users.value == ["Ada"] && !users.isLoading)
+        #expect(users.value == ["Ada"] && !users.state.isLoading)
         users.state = .loading
-        #expect(users.value == ["Ada"] && users.isLoading)
+        #expect(users.value == ["Ada"] && users.state.isLoading)
         users.state = .failure("Offline")
-        #expect(users.value == ["Ada"] && users.error?.message == "Offline")
+        #expect(users.value == ["Ada"] && users.state.error?.message == "Offline")
         users.state = .success(["Ada", "Grace"])
-        #expect(users.value == ["Ada", "Grace"] && users.error == nil)
+        #expect(users.value == ["Ada", "Grace"] && users.state.error == nil)
     }
 
     @Test func resetForgetsTheValue() {

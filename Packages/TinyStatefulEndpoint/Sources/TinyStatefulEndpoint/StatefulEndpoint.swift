@@ -93,7 +93,7 @@ import TinyRequestState
     /// a loaded value is fresh; loads when idle, after a failure, or when the value is older than ``maximumAge``.
     public func loadIfNeeded() {
         let isFresh = maximumAge.map { elapsed() - (loadedAt ?? .zero) < $0 } ?? true
-        if !current.isLoading, !(current.state.isSuccess && isFresh) { load() }
+        if !current.state.isLoading, !(current.state.isSuccess && isFresh) { load() }
     }
 
     /// Starts a new load, cancelling the one in flight. Observers see `.loading` (once, even if a load was already
@@ -118,7 +118,7 @@ import TinyRequestState
     /// Sets the state and calls every observer with it, unless it is a repeated `.idle` or `.loading`. A state set
     /// while observers are being called is delivered after the current one.
     private func publish(_ state: RequestState<A>) {
-        guard !(state.isIdle && current.state.isIdle), !(state.isLoading && current.isLoading) else { return }
+        guard !(state.isIdle && current.state.isIdle), !(state.isLoading && current.state.isLoading) else { return }
         registrar.withMutation(of: self, keyPath: stateKeyPath) {
             if state.isIdle { current.reset() } else { current.state = state }
         }

@@ -22,6 +22,7 @@ public struct StoreTask: Hashable, Sendable {
         }
     }
 
-    /// Whether ``cancel()`` was called (or the store that ran the effects went away).
+    /// Whether the effect was cancelled: by ``cancel()``, by an effect under the same id (``Effect/cancellable(id:)``,
+    /// ``Effect/cancel(id:)``), or because the store that ran it went away. `false` when the action started no task.
     public var isCancelled: Bool { task?.isCancelled ?? false }
 }

@@ -16,24 +16,34 @@
 ///
 /// A cancelled effect sends nothing back, and its error, if any, is not reported.
 public struct Effect<Action: Sendable>: Sendable {
-    let operation: (@Sendable () async throws -> Action?)?
-    let id: (any Hashable & Sendable)?
+    /// `nil` for `.none`. A reference to a type that is not generic, so that a generic store handles an `Effect`
+    /// without generic metadata lookups, which would cost every `send` tens of nanoseconds.
+    let work: EffectWork?
 
     /// No work: ``Store/send(_:)`` starts no task.
-    public static var none: Self { Self(operation: nil, id: nil) }
+    public static var none: Self { Self(work: nil) }
 
     /// Runs `operation` off the main actor and sends back the action it returns, if any.
     public static func run(_ operation: @escaping @Sendable () async throws -> Action?) -> Self {
-        Self(operation: operation, id: nil)
+        Self(work: EffectWork(operation: operation, id: nil))
     }
 
     /// Cancels the effects running under `id`.
-    public static func cancel(id: some Hashable & Sendable) -> Self {
-        Self(operation: nil, id: id)
-    }
+    public static func cancel(id: some Hashable & Sendable) -> Self { Self(work: EffectWork(operation: nil, id: id)) }
 
     /// This effect under `id`: starting it cancels the effects running under `id` first, and ``cancel(id:)`` stops it.
     public func cancellable(id: some Hashable & Sendable) -> Self {
-        Self(operation: operation, id: id)
+        Self(work: EffectWork(operation: work?.operation, id: id))
+    }
+}
+
+/// What an ``Effect`` other than `.none` does: an operation returning an `Action?` (typed `any Sendable` here), an
+/// id, or both.
+final class EffectWork: Sendable {
+    let operation: (@Sendable () async throws -> (any Sendable)?)?
+    let id: (any Hashable & Sendable)?
+
+    init(operation: (@Sendable () async throws -> (any Sendable)?)?, id: (any Hashable & Sendable)?) {
+        (self.operation, self.id) = (operation, id)
     }
 }

@@ -14,12 +14,7 @@ public struct StoreTask: Hashable, Sendable {
     ///
     /// Cancelling the task that awaits cancels the effects too.
     public func finish() async {
-        guard let task else { return }
-        await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            task.cancel()
-        }
+        await withTaskCancellationHandler(operation: { await task?.value }, onCancel: { task?.cancel() })
     }
 
     /// Whether the effect was cancelled: by ``cancel()``, by an effect under the same id (``Effect/cancellable(id:)``,

@@ -18,17 +18,11 @@ func lineDiff(expected: String, actual: String) -> String {
         }
     }
     var (lines, i, j) = (["(Expected: −, Actual: +)"], 0, 0)
-    while i < old.count || j < new.count {
-        if i < old.count, removed.contains(i) {
-            lines.append("− " + old[i])
-            i += 1
-        } else if j < new.count, inserted.contains(j) {
-            lines.append("+ " + new[j])
-            j += 1
-        } else {
-            lines.append("  " + new[j])
-            (i, j) = (i + 1, j + 1)
-        }
+    while i < old.count || j < new.count {  // removed lines first, then inserted ones, then a common one
+        let (remove, insert) = (removed.contains(i), !removed.contains(i) && inserted.contains(j))
+        lines.append(remove ? "− " + old[i] : insert ? "+ " + new[j] : "  " + new[j])
+        if !insert { i += 1 }
+        if !remove { j += 1 }
     }
     return lines.joined(separator: "\n")
 }

@@ -43,6 +43,23 @@ final class IssueMessages: @unchecked Sendable {
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func theDiffShowsLinesRemovedAndAddedInPlace() async throws {
+        let issues = IssueMessages()
+        await withKnownIssue {
+            let store = TestStore<LabFeature>(initialState: .init(log: ["a", "b"]))
+            await store.send(.failed("c")) { $0.log = ["a", "x", "b"] }
+            await store.finish()
+        } matching: {
+            issues.record($0)
+        }
+        let message = try #require(issues.all.first)
+        #expect(issues.all.count == 1)
+        #expect(
+            message.contains(
+                #"▿ log: 3 elements\#n      - "a"\#n−     - "x"\#n      - "b"\#n+     - "c"\#n    - probe"#))
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func unexpectedStateChange() async throws {
         let issues = IssueMessages()
         await withKnownIssue {

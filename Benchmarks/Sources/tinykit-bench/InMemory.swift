@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import TinyKit
 
 #if canImport(FoundationNetworking)
@@ -188,12 +189,30 @@ private func plainClosureNanoseconds(closures count: Int, calls: Int, timeLimit:
     return run.nanosecondsEach / Double(count)
 }
 
-/// A feature whose reducer only counts, and which has no effect.
+/// A feature whose reducer only counts, and which says it has no effect (`.none`): `send` starts no task.
 private enum TrivialFeature: Feature {
     struct State: Sendable, Equatable { var count = 0 }
     enum Action: Sendable, Equatable { case increment }
     static var initialState: State { State() }
     static func reducer(state: inout State, action: Action) throws { state.count += 1 }
+    static func effect(for action: Action, state: State) -> Effect<Action> { .none }
+}
+
+/// The same in the seeds' shape, which declares no effect: the default `async` effect returns `nil`, but the store
+/// cannot know that without running it, so every `send` starts a task.
+private enum SeedShapedFeature: Feature {
+    struct State: Sendable, Equatable { var count = 0 }
+    enum Action: Sendable, Equatable { case increment }
+    static var initialState: State { State() }
+    static func reducer(state: inout State, action: Action) throws { state.count += 1 }
+}
+
+/// The floor for observable state: the trivial reducer's mutation, made through a method of a plain `@Observable`
+/// class (not inlined, as `Store.send` is a call too).
+@MainActor @Observable
+private final class PlainObservableCounter {
+    var count = 0
+    @inline(never) func increment() { count += 1 }
 }
 
 /// A feature whose `ping` effect sends `pong` back.
@@ -217,11 +236,13 @@ private func reduceDirectly(_ state: inout TrivialFeature.State) {
     }
 }
 
-/// `Store.send` with a trivial reducer against calling the reducer directly, and an effect round trip.
+/// `Store.send` with a trivial reducer against the same mutation through a method of a plain `@Observable` class (the
+/// floor for observable state) and against calling the reducer directly; and an effect round trip.
 @MainActor
 func storeBenchmarks(_ options: Options) async {
     let sends = options.int("sends", default: 100_000)
     let timeLimit = options.seconds("time-limit", default: 10)
+    let repetitions = options.int("repetitions", default: 5)
     var state = TrivialFeature.initialState
     var directChunks: [Double] = []
     for _ in 0..<max(sends / 1_000, 1) {
@@ -230,25 +251,51 @@ func storeBenchmarks(_ options: Options) async {
     blackHole(state)
     let direct = median(directChunks)
 
-    // Sends in batches of 100, timed; between batches (not timed) the store's effect tasks finish. Median batch.
-    let store = Store<TrivialFeature>()
-    var sent = 0
-    var batches: [Double] = []
+    // Calls in batches of 100, timed; between batches (not timed) the tasks the last call started finish. Each case
+    // makes `sends` calls in all, in interleaved rounds; the result is the median batch.
     let deadline = now() + UInt64(timeLimit * 1e9)
-    while sent < sends, now() < deadline {
-        let start = now()
-        var last: StoreTask?
-        for _ in 0..<100 { last = store.send(.increment) }
-        batches.append(Double(now() - start) / 100)
-        sent += 100
-        await last?.finish()
+    let counter = PlainObservableCounter()
+    let store = Store<TrivialFeature>()
+    let seedShaped = Store<SeedShapedFeature>()
+    let cases: [@MainActor () -> StoreTask?] = [
+        {
+            counter.increment()
+            return nil
+        },
+        { store.send(.increment) },
+        { seedShaped.send(.increment) },
+    ]
+    var batches = cases.map { _ in [Double]() }
+    var rounds = 0
+    while rounds < max(repetitions, 1), now() < deadline {
+        for (index, call) in cases.enumerated() {
+            for _ in 0..<max(sends / 100 / max(repetitions, 1), 1) {
+                let start = now()
+                var last: StoreTask?
+                for _ in 0..<100 { last = call() }
+                batches[index].append(Double(now() - start) / 100)
+                await last?.finish()
+            }
+        }
+        rounds += 1
     }
-    guard store.state.count == sent else { fail("the store counted \(store.state.count) of \(sent) actions") }
-    let perSend = median(batches)
+    let calls = batches.map { $0.count * 100 }
+    guard counter.count == calls[0], store.state.count == calls[1], seedShaped.state.count == calls[2] else {
+        fail("counted \(counter.count), \(store.state.count), \(seedShaped.state.count) of \(calls) calls")
+    }
+    let (floor, perSend, perSeedSend) = (median(batches[0]), median(batches[1]), median(batches[2]))
+    let batchNote = "medians of \(batches[1].count) batches of 100 calls, in \(rounds) interleaved rounds"
     row(
-        "Store", "send(.increment), trivial reducer, no effect", "\(format(perSend)) ns per send",
-        ratio: "\(format(perSend / direct, 1))× direct reducer call",
-        note: "direct call \(format(direct, 1)) ns; medians of \(batches.count) batches of 100 sends")
+        "Store", "baseline: the same mutation through a method of a plain @Observable class",
+        "\(format(floor, 1)) ns per call", note: "the floor for observable state; \(batchNote)")
+    row(
+        "Store", "send(.increment), trivial reducer, effect .none", "\(format(perSend, 1)) ns per send",
+        ratio: "\(format(perSend / floor, 2))× @Observable baseline",
+        note: "\(format(perSend / direct, 1))× a direct reducer call (\(format(direct, 1)) ns); no task")
+    row(
+        "Store", "send(.increment), trivial reducer, seeds' shape (no effect declared)",
+        "\(format(perSeedSend, 1)) ns per send", ratio: "\(format(perSeedSend / floor, 2))× @Observable baseline",
+        note: "a task per send, for the async effect that returns nil")
 
     let roundTrips = options.int("round-trips", default: 10_000)
     let pingStore = Store<RoundTripFeature>()

@@ -9,7 +9,7 @@ import TinyKit
 private let mockURL = URL(string: "http://mock.invalid/users") ?? URL(fileURLWithPath: "/users")
 
 /// A mock answering `GET /users` with a ~1 KB array of users, after `delay`.
-private func usersMock(delay: MockDelay = .zero) throws -> MockTransport {
+private func usersMock(delay: Duration = .zero) throws -> MockTransport {
     let mock = MockTransport(delay: delay)
     mock.register(.get, "/users", try .json(User.list(count: 11)))
     return mock
@@ -50,81 +50,52 @@ func mockBenchmarks(_ options: Options) async throws {
     }
 }
 
-/// A transport whose requests never finish, cancelled or not (their tasks stay suspended until the process ends).
+/// A transport whose requests never finish until they are cancelled.
 private struct NeverAnswering: HTTPTransport {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+        try await Task.sleep(for: .seconds(1_000_000))
         throw CancellationError()
     }
 }
 
-/// The owner of an observation (a screen, in an app).
-private final class Owner: Sendable {}
+/// What observes a stateful endpoint in an app: a screen that renders each state.
+@MainActor private final class Screen {
+    var renders = 0
+    func render(_ state: RequestState<[User]>) { renders &+= 1 }
+}
 
-/// Fan-out of state changes to synchronous observers, against calling the same closures from a plain array; and
-/// 1,000 concurrent `loadIfNeeded()`.
+/// The observer closure of the fan-out cases, the same on both sides: it captures its screen weakly.
+@MainActor private func renderer(_ screen: Screen) -> @MainActor (RequestState<[User]>) -> Void {
+    { [weak screen] state in screen?.render(state) }
+}
+
+/// Fan-out of state changes to observers (`observe(owner:)`, on the main actor, in order), against calling the same
+/// closures from a plain array; and 1,000 concurrent `loadIfNeeded()`.
+@MainActor
 func statefulBenchmarks(_ options: Options) async throws {
     let budget = options.int("fanout-calls", default: 2_000_000)
     let timeLimit = options.seconds("time-limit", default: 10)
-    let endpoint = Endpoint<[User]>(json: .get, url: mockURL)
-    // Each change is a load() or a clear() on this thread; the load never answers, so no other thread changes the
-    // state (and delivers) meanwhile.
-    func nanosecondsPerChange(observers: Int, changes: Int) throws -> Double {
-        let stateful = StatefulEndpoint(endpoint: endpoint, transport: NeverAnswering())
-        let calls = Counter()
-        let owners = (0..<observers).map { _ in Owner() }
-        for owner in owners {
-            stateful.observeSynchronously(owner: owner, observeCurrent: false) { _ in calls.increment() }
-        }
-        stateful.load()
-        let before = calls.value
-        let run = bounded(count: changes, timeLimit: timeLimit) {
-            if case .loading = stateful.state { stateful.clear() } else { stateful.load() }
-        }
-        withExtendedLifetime(owners) {}  // observations end with their owners
-        guard calls.value - before == observers * run.count else {
-            fail("observers got \(calls.value - before) calls, expected \(observers * run.count)")
-        }
-        stateful.clear()
-        return run.nanosecondsEach
-    }
-    // Interleaved repetitions; the fastest of each is the least disturbed by other processes.
     let repetitions = options.int("repetitions", default: 5)
+    let endpoint = Endpoint<[User]>(json: .get, url: mockURL)
+    // Interleaved repetitions; the fastest of each is the least disturbed by other processes.
     for observers in [1, 100, 10_000] {
-        let changes = min(4_000, max(20, budget / observers))
-        var (alone, observed, plain) = ([Double](), [Double](), [Double]())
+        let changes = min(20_000, max(20, budget / observers))
+        var (measured, plain) = ([FanOut](), [Double]())
         for _ in 0..<max(repetitions, 1) {
-            alone.append(try nanosecondsPerChange(observers: 0, changes: changes))
-            observed.append(try nanosecondsPerChange(observers: observers, changes: changes))
-            plain.append(plainClosureNanoseconds(closures: observers, calls: changes, timeLimit: timeLimit))
+            measured.append(fanOut(endpoint, observers: observers, changes: changes, timeLimit: timeLimit))
+            try await Task.sleep(for: .milliseconds(20))  // the cancelled loads end
+            plain.append(
+                plainClosureNanoseconds(
+                    closures: observers, calls: max(changes, budget / observers), timeLimit: timeLimit))
         }
-        let (perChange, base, perClosure) = (observed.min() ?? .nan, alone.min() ?? .nan, plain.min() ?? .nan)
-        let perObserver = (perChange - base) / Double(observers)
+        let perObserver = measured.map(\.perObserver).min() ?? .nan
+        let perClosure = plain.min() ?? .nan
         row(
-            "StatefulEndpoint fan-out", "\(observers) synchronous observer(s)",
-            "\(format(perObserver, 1)) ns per observer", ratio: "\(format(perObserver / perClosure, 1))× plain closure",
-            note: "\(format(perChange / 1000, 2)) µs per change (\(format(base / 1000, 2)) µs with no observer); "
-                + "plain array \(format(perClosure, 1)) ns per closure; \(changes) changes, best of \(repetitions)")
-    }
-
-    // The same with main-actor observers (`observe(owner:)`, what screens use): the changes, then the wait until
-    // the main actor has delivered all of them.
-    for observers in [1, 100, 10_000] {
-        let changes = min(4_000, max(20, budget / observers))
-        var (alone, observed) = ([Double](), [Double]())
-        for _ in 0..<max(repetitions, 1) {
-            alone.append(await mainActorNanosecondsPerChange(observers: 0, changes: changes, timeLimit: timeLimit))
-            observed.append(
-                await mainActorNanosecondsPerChange(observers: observers, changes: changes, timeLimit: timeLimit))
-        }
-        let (perChange, base) = (observed.min() ?? .nan, alone.min() ?? .nan)
-        let perObserver = (perChange - base) / Double(observers)
-        let plain = plainClosureNanoseconds(closures: observers, calls: changes, timeLimit: timeLimit)
-        row(
-            "StatefulEndpoint fan-out", "\(observers) main-actor observer(s)",
-            "\(format(perObserver, 1)) ns per observer", ratio: "\(format(perObserver / plain, 1))× plain closure",
-            note: "\(format(perChange / 1000, 2)) µs per change (\(format(base / 1000, 2)) µs with no observer); "
-                + "\(changes) changes, best of \(repetitions)")
+            "StatefulEndpoint fan-out", "\(observers) observer(s), `observe(owner:) { [weak screen] … }`",
+            "\(format(perObserver, 1)) ns per observer", ratio: "\(format(perObserver / perClosure, 2))× plain closure",
+            note: "a change with no observer takes \(format((measured.map(\.base).min() ?? .nan) / 1000, 2)) µs; "
+                + "plain array of the same closures \(format(perClosure, 1)) ns per closure; interquartile means of "
+                + "\(measured.first?.changes ?? 0) paired changes, best of \(repetitions)")
     }
 
     let callers = options.int("callers", default: 1_000)
@@ -132,12 +103,12 @@ func statefulBenchmarks(_ options: Options) async throws {
     let shared = StatefulEndpoint(endpoint: endpoint, transport: mock)
     let start = now()
     await withTaskGroup(of: Void.self) { group in
-        for _ in 0..<callers { group.addTask { shared.loadIfNeeded() } }
+        for _ in 0..<callers { group.addTask { await shared.loadIfNeeded() } }
     }
     let callTime = Double(now() - start)
     let emptyStart = now()
     await withTaskGroup(of: Void.self) { group in
-        for _ in 0..<callers { group.addTask { blackHole(shared) } }
+        for _ in 0..<callers { group.addTask { @MainActor in blackHole(shared) } }
     }
     let emptyTime = Double(now() - emptyStart)
     for await state in shared.states {
@@ -146,46 +117,84 @@ func statefulBenchmarks(_ options: Options) async throws {
     }
     row(
         "StatefulEndpoint", "\(callers) concurrent loadIfNeeded()", "\(mock.requests.count) transport call(s)",
-        ratio: "\(format(callTime / emptyTime, 2))× as many empty tasks",
+        ratio: "\(format(callTime / emptyTime, 2))× as many empty main-actor tasks",
         note: "\(format(callTime / 1000)) µs for all (tasks included), \(format(callTime / Double(callers))) ns each")
     guard mock.requests.count == 1 else { fail("\(callers) loadIfNeeded() made \(mock.requests.count) requests") }
 }
 
-/// Time per state change with `observers` main-actor observers, until every change is delivered.
-@MainActor
-private func mainActorNanosecondsPerChange(observers: Int, changes: Int, timeLimit: Double) async -> Double {
-    let stateful = StatefulEndpoint(endpoint: Endpoint<[User]>(json: .get, url: mockURL), transport: NeverAnswering())
-    let calls = Counter()
-    let owners = (0..<observers).map { _ in Owner() }
-    for owner in owners {
-        stateful.observe(owner: owner, observeCurrent: false) { _ in calls.increment() }
-    }
-    stateful.load()
-    await stateful.waitForDeliveries()
-    let before = calls.value
-    let start = now()
-    let run = bounded(count: changes, timeLimit: timeLimit) {
-        if case .loading = stateful.state { stateful.clear() } else { stateful.load() }
-    }
-    await stateful.waitForDeliveries()
-    let elapsed = Double(now() - start)
-    withExtendedLifetime(owners) {}
-    guard calls.value - before == observers * run.count else {
-        fail("main-actor observers got \(calls.value - before) calls, expected \(observers * run.count)")
-    }
-    stateful.clear()
-    return elapsed / Double(run.count)
+/// What `observers` observers add to a state change, against a change with none.
+private struct FanOut {
+    /// The extra time per change, per observer (interquartile mean).
+    var perObserver: Double
+    /// The time of a change with no observer (interquartile mean).
+    var base: Double
+    /// How many pairs of changes were timed.
+    var changes: Int
 }
 
-/// Calls the same kind of closure an observer is, from a plain array: the fan-out's baseline, in ns per call.
+/// Times state changes in pairs: one of an endpoint with `observers` observers (each with a screen of its own), one
+/// of an endpoint with none, in alternating order, so that both see the same conditions; the mean of the middle half
+/// of the differences is what the observers cost (timer reads and outliers cancel out). Each change is a `load()` or a `clear()`; the loads never answer, so
+/// nothing else changes the state meanwhile, and observers are called before the change returns.
+@MainActor
+private func fanOut(_ endpoint: Endpoint<[User]>, observers: Int, changes: Int, timeLimit: Double) -> FanOut {
+    let alone = StatefulEndpoint(endpoint: endpoint, transport: NeverAnswering())
+    let observed = StatefulEndpoint(endpoint: endpoint, transport: NeverAnswering())
+    let screens = (0..<observers).map { _ in Screen() }
+    for screen in screens { observed.observe(owner: screen, renderer(screen)) }  // the first one starts a load
+    alone.load()
+    func change(_ stateful: StatefulEndpoint<[User]>) {
+        if case .loading = stateful.state { stateful.clear() } else { stateful.load() }
+    }
+    let before = screens.reduce(0) { $0 + $1.renders }
+    var (differences, bases) = ([Double](), [Double]())
+    differences.reserveCapacity(changes)
+    bases.reserveCapacity(changes)
+    let deadline = now() + UInt64(timeLimit * 1e9)
+    for pair in 0..<changes {
+        let (first, second) = pair.isMultiple(of: 2) ? (alone, observed) : (observed, alone)
+        let start = now()
+        change(first)
+        let middle = now()
+        change(second)
+        let end = now()
+        let (withNone, withObservers) =
+            pair.isMultiple(of: 2) ? (middle - start, end - middle) : (end - middle, middle - start)
+        differences.append(Double(withObservers) - Double(withNone))
+        bases.append(Double(withNone))
+        if pair.isMultiple(of: 64), now() > deadline { break }
+    }
+    let renders = screens.reduce(0) { $0 + $1.renders } - before
+    guard renders == observers * differences.count else {
+        fail("observers rendered \(renders) states, expected \(observers * differences.count)")
+    }
+    alone.clear()
+    observed.clear()
+    return FanOut(
+        perObserver: interquartileMean(differences) / Double(observers), base: interquartileMean(bases),
+        changes: differences.count)
+}
+
+/// The mean of the middle half of `values`: robust to outliers, and finer than a median of whole nanoseconds.
+private func interquartileMean(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted[(sorted.count / 4)..<max(sorted.count * 3 / 4, sorted.count / 4 + 1)]
+    return middle.reduce(0, +) / Double(middle.count)
+}
+
+/// Calls the same closures an observer is given from a plain array, each with its own screen: the fan-out's
+/// baseline, in ns per closure call.
+@MainActor
 private func plainClosureNanoseconds(closures count: Int, calls: Int, timeLimit: Double) -> Double {
-    let counter = Counter()
-    let closures: [@Sendable (RequestState<[User]>) -> Void] = (0..<count).map { _ in { _ in counter.increment() } }
+    let screens = (0..<count).map { _ in Screen() }
+    let closures = screens.map(renderer)
+    var state: RequestState<[User]> = .idle
     let run = bounded(count: calls, timeLimit: timeLimit) {
-        let state: RequestState<[User]> = counter.value.isMultiple(of: 2) ? .loading : .idle
+        state = state.isLoading ? .idle : .loading
         for closure in closures { closure(state) }
     }
-    blackHole(counter.value)
+    let renders = screens.reduce(0) { $0 + $1.renders }
+    guard renders == count * run.count else { fail("the plain closures rendered \(renders) states") }
     return run.nanosecondsEach / Double(count)
 }
 

@@ -6,8 +6,8 @@
 @MainActor public final class ObservationToken {
     var end: (@MainActor () -> Void)?
 
-    /// Ends the observation now: its closure is never called again, and is released at the next state change.
-    /// Calling it again does nothing.
+    /// Ends the observation now: its closure is never called again, and the endpoint releases it at the next state
+    /// change. Calling it again does nothing.
     public func cancel() {
         end?()
         end = nil

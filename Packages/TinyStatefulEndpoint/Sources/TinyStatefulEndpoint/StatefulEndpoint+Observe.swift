@@ -58,21 +58,20 @@ extension StatefulEndpoint {
     /// ```
     public var states: AsyncStream<RequestState<A>> {
         let (stream, continuation) = AsyncStream<RequestState<A>>.makeStream()
-        let token = add(owner: nil, loading: false) { [end = StreamEnd(continuation)] _, state in
-            end.continuation.yield(state)
-        }
-        continuation.onTermination = { _ in withExtendedLifetime(token) {} }  // observes until the iteration ends
+        let iteration = ObservationToken()  // the owner: the stream holds it until the iteration ends
+        add(owner: iteration, loading: false) { [end = StreamEnd(continuation)] in end.continuation.yield($1) }
+        continuation.onTermination = { _ in withExtendedLifetime(iteration) {} }
         return stream
     }
 
-    private func add(
+    @discardableResult private func add(
         owner: AnyObject?, loading: Bool, _ call: @escaping @MainActor (AnyObject, RequestState<A>) -> Void
     ) -> ObservationToken {
         let token = ObservationToken()
         let observer = Observer()
         observer.owner = owner ?? token
         observer.call = call
-        token.end = { [weak observer] in observer?.owner = nil }
+        token.end = { observer.owner = nil }  // strong: retaining a weakly referenced object takes a slow path
         observers.append(observer)
         call(owner ?? token, current.state)
         if loading { loadIfNeeded() }

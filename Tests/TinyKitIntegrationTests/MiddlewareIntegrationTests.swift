@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@_spi(TinyKit) import TinyHTTPTransport
 import TinyKit
 import TinyKitTestServer
 
@@ -11,15 +12,50 @@ import TinyKitTestServer
 private actor ExpiringTokens: CredentialProvider {
     private var token = "expired"
     private(set) var refreshes = 0
+    /// Runs at the start of each refresh; a refresh fails with what it throws.
+    private let beforeRefresh: @Sendable () async throws -> Void
+
+    init(beforeRefresh: @escaping @Sendable () async throws -> Void = {}) { self.beforeRefresh = beforeRefresh }
 
     func credential() -> String? { "Bearer \(token)" }
 
-    func refreshCredential(rejected: String?) -> String {
+    /// Replaces the token, as a sign-in elsewhere in the app would.
+    func signIn(as token: String) { self.token = token }
+
+    func refreshCredential(rejected: String?) async throws -> String {
         refreshes += 1
+        try await beforeRefresh()
         token = "fresh"
         return "Bearer \(token)"
     }
 }
+
+/// Refreshes by posting to the server's `/token` through the transport it is given: the authorized transport
+/// itself, the shape that must neither loop nor wait on its own refresh.
+private actor SelfRefreshingTokens: CredentialProvider {
+    struct Refused: Error {}
+
+    private var token = "Bearer expired"
+    private var transport: (any HTTPTransport)?
+    private let tokenURL: URL
+
+    init(tokenURL: URL) { self.tokenURL = tokenURL }
+
+    func use(_ transport: any HTTPTransport) { self.transport = transport }
+
+    func credential() -> String? { token }
+
+    func refreshCredential(rejected: String?) async throws -> String {
+        guard let transport else { throw Refused() }
+        let (body, response) = try await transport.send(URLRequest(method: .post, url: tokenURL))
+        guard response.statusCode == 200 else { throw Refused() }
+        token = String(decoding: body, as: UTF8.self)
+        return token
+    }
+}
+
+/// The refresh of a test failed.
+private struct SignInAgain: Error {}
 
 /// The transport middleware over `URLSessionTransport` and a real HTTP server on 127.0.0.1.
 @Suite struct MiddlewareIntegrationTests {
@@ -58,6 +94,113 @@ private actor ExpiringTokens: CredentialProvider {
         #expect(String(decoding: body, as: UTF8.self) == #"{"name":"Ada"}"#)
         #expect(server.requests.map { $0.header("Authorization") } == ["Bearer expired", "Bearer fresh"])
         #expect(await tokens.refreshes == 1)
+    }
+}
+
+/// The authorization middleware's refresh rules over `URLSessionTransport` and a real HTTP server.
+@Suite struct AuthorizationRefreshIntegrationTests {
+    let transport = URLSessionTransport(configuration: .ephemeral)
+
+    @Test func aCredentialReplacedElsewhereIsSentAgainWithoutARefresh() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let tokens = ExpiringTokens()
+        await server.route("GET /me") { request in
+            if request.header("Authorization") == "Bearer signed-in" { return .json(200, #"{"name":"Ada"}"#) }
+            await tokens.signIn(as: "signed-in")  // while the refused request was on its way
+            return .unauthorized()
+        }
+        let authorized = transport.with(.authorization(tokens))
+
+        let (_, response) = try await bounded { try await authorized.send(URLRequest(url: server.url("/me"))) }
+
+        #expect(response.statusCode == 200)
+        #expect(server.requests.map { $0.header("Authorization") } == ["Bearer expired", "Bearer signed-in"])
+        #expect(await tokens.refreshes == 0)
+    }
+
+    @Test func aFailedRefreshFailsEveryRequestWaitingOnItAndNoneIsSentAgain() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /me") { _ in .unauthorized() }
+        let count = 4
+        let tokens = ExpiringTokens {
+            // Fails once every refused request is waiting on this one refresh.
+            _ = await server.waitForRequests(count: count)
+            try await Task.sleep(for: .milliseconds(200))
+            throw SignInAgain()
+        }
+        let authorized = transport.with(.authorization(tokens))
+
+        let errors = try await bounded {
+            await withTaskGroup(of: (any Error)?.self) { group in
+                for _ in 0..<count {
+                    group.addTask {
+                        await Result(catching: { try await authorized.send(URLRequest(url: server.url("/me"))) })
+                            .failure
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+
+        #expect(errors.count == count)
+        for error in errors {
+            let error = try #require(error as? HTTPTransportError)
+            #expect(error.code == .unacceptableStatus(401))
+            #expect(error.underlyingError is SignInAgain)
+        }
+        #expect(await tokens.refreshes == 1)
+        #expect(server.requests.count == count)
+    }
+
+    @Test func aProviderRefreshingThroughTheAuthorizedTransportPassesByTheMiddleware() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /me") { request in
+            request.header("Authorization") == "Bearer fresh" ? .json(200, #"{"name":"Ada"}"#) : .unauthorized()
+        }
+        // The token endpoint refuses a request that carries the expired access token.
+        await server.route("POST /token") { request in
+            request.header("Authorization") == nil ? .text(200, "Bearer fresh") : .json(401, #"{"error":"no"}"#)
+        }
+        let tokens = SelfRefreshingTokens(tokenURL: server.url("/token"))
+        let authorized = transport.with(.authorization(tokens))
+        await tokens.use(authorized)
+
+        let (_, response) = try await bounded { try await authorized.send(URLRequest(url: server.url("/me"))) }
+
+        #expect(response.statusCode == 200)
+        #expect(
+            server.requests.map { "\($0.path) \($0.header("Authorization") ?? "none")" } == [
+                "/me Bearer expired", "/token none", "/me Bearer fresh",
+            ])
+    }
+
+    @Test func aRefreshRefusedThroughTheAuthorizedTransportFailsWithoutALoop() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /me") { _ in .unauthorized() }
+        await server.route("POST /token") { _ in .json(401, #"{"error":"refresh token expired"}"#) }
+        let tokens = SelfRefreshingTokens(tokenURL: server.url("/token"))
+        let authorized = transport.with(.authorization(tokens))
+        await tokens.use(authorized)
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await bounded { try await authorized.send(URLRequest(url: server.url("/me"))) }
+        }
+
+        #expect(error.message == "refreshing the refused credential failed")
+        #expect(error.underlyingError is SelfRefreshingTokens.Refused)
+        #expect(server.requests.map(\.path) == ["/me", "/token"])
+    }
+}
+
+extension Result {
+    /// The error, `nil` on success.
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }
 

@@ -5,21 +5,28 @@ import Foundation
 #endif
 
 extension HTTPMiddleware {
-    /// Adds a credential to every request and, when one is refused with `401`, refreshes it once and sends the
-    /// request again with the new one.
+    /// Adds a credential to every request and, when one is refused with `401`, sends it once more with a newer
+    /// credential: the provider's current one when it was already replaced, else a refreshed one.
     ///
     /// ```swift
     /// let transport = URLSessionTransport.shared.with(.authorization(tokens))   // tokens: a CredentialProvider
     /// ```
     ///
+    /// - **Current first**: a request refused with a credential that is no longer the provider's
+    ///   ``CredentialProvider/credential()`` (replaced by a refresh, a sign-in, another transport) is sent again with
+    ///   the current one, without a refresh.
     /// - **Single flight**: the requests refused at the same time share one call of
-    ///   ``CredentialProvider/refreshCredential(rejected:)``, and a request refused with a credential that was
-    ///   already replaced just uses the newer one. Then each is sent again, whatever its method (the server did
-    ///   not act on a refused request).
-    /// - **No loop**: a request is refreshed for at most once. When the refreshed credential is refused too, or
-    ///   the refresh throws, it fails with ``HTTPTransportError`` code
-    ///   ``HTTPTransportError/Code/unacceptableStatus(_:)`` `401`, the last `401` response and body, and a message
-    ///   saying which (the refresh's error as `underlyingError`).
+    ///   ``CredentialProvider/refreshCredential(rejected:)``. Then each is sent again, whatever its method (the
+    ///   server did not act on a refused request). When the refresh throws, every request waiting on it fails with
+    ///   that error as `underlyingError`, and none is sent again.
+    /// - **No loop**: a request is sent again at most once. When the newer credential is refused too, or the
+    ///   refresh throws, it fails with ``HTTPTransportError`` code ``HTTPTransportError/Code/unacceptableStatus(_:)``
+    ///   `401`, the last `401` response and body, and a message saying which (the refresh's error as
+    ///   `underlyingError`).
+    /// - **The refresh passes by**: requests sent while the provider refreshes, from its task, go through this
+    ///   middleware untouched (no credential added, a `401` returned as it is), so a provider that refreshes
+    ///   through this very transport cannot wait on its own refresh. Refreshing with a transport of its own
+    ///   (without this middleware) is the clearer shape.
     /// - A request that already has the header is sent as it is, and its `401` returned as it is.
     ///
     /// Keep one middleware (one transport) per provider: refreshes are coordinated within one middleware.
@@ -32,22 +39,24 @@ extension HTTPMiddleware {
     {
         let refresher = SingleFlightRefresher(provider: provider)
         return HTTPMiddleware { request, next in
-            guard request.value(forHTTPHeaderField: header) == nil else { return try await next.send(request) }
+            guard request.value(forHTTPHeaderField: header) == nil, !refresher.isRefreshingHere else {
+                return try await next.send(request)
+            }
             let credential = try await provider.credential()
             var authorized = request
             if let credential { authorized.setHeader(header, credential) }
             let (body, response) = try await next.send(authorized)
             guard response.statusCode == 401 else { return (body, response) }
 
-            let refreshed: String
+            let newer: String
             do {
-                refreshed = try await refresher.credential(replacing: credential)
+                newer = try await refresher.credential(replacing: credential)
             } catch {
                 throw HTTPTransportError(
                     .unacceptableStatus(401), request: authorized, response: response, body: body,
                     underlyingError: error, message: "refreshing the refused credential failed")
             }
-            authorized.setHeader(header, refreshed)
+            authorized.setHeader(header, newer)
             let (retriedBody, retriedResponse) = try await next.send(authorized)
             guard retriedResponse.statusCode == 401 else { return (retriedBody, retriedResponse) }
             throw HTTPTransportError(
@@ -57,24 +66,37 @@ extension HTTPMiddleware {
     }
 }
 
-/// Makes the refreshes of one provider single-flight: callers that arrive while a refresh runs wait for it, and a
-/// caller whose credential was already replaced gets the newer one without a refresh.
-private actor SingleFlightRefresher {
+/// Makes the refreshes of one provider single-flight: callers that arrive while a refresh runs wait for it and
+/// share its credential or its error, and a caller whose credential was already replaced gets the provider's
+/// current one without a refresh.
+private final class SingleFlightRefresher: Sendable {
+    /// The refresher whose refresh the current task runs: its requests pass through the middleware untouched.
+    @TaskLocal private static var refreshing: ObjectIdentifier?
+
     let provider: any CredentialProvider
-    private var inFlight: Task<String, any Error>?
-    private var latest: String?
+    private let inFlight = Locked<Task<String, any Error>?>(nil)
 
     init(provider: any CredentialProvider) { self.provider = provider }
 
+    /// Whether the current task runs this refresher's refresh (or was started by it).
+    var isRefreshingHere: Bool { Self.refreshing == ObjectIdentifier(self) }
+
+    /// A credential newer than `rejected`: the provider's current one when it differs, else a refreshed one. The
+    /// refresh in flight, if any, is joined; its error is thrown to every caller waiting on it.
     func credential(replacing rejected: String?) async throws -> String {
-        if let inFlight { return try await inFlight.value }
-        if let latest, latest != rejected { return latest }
-        let provider = provider
-        let refresh = Task { try await provider.refreshCredential(rejected: rejected) }
-        inFlight = refresh
-        defer { inFlight = nil }
-        let credential = try await refresh.value
-        latest = credential
-        return credential
+        let refresh = inFlight.withLock { inFlight in
+            if let running = inFlight { return running }
+            let (provider, id) = (provider, ObjectIdentifier(self))
+            let refresh = Task {
+                try await Self.$refreshing.withValue(id) {
+                    if let current = try await provider.credential(), current != rejected { return current }
+                    return try await provider.refreshCredential(rejected: rejected)
+                }
+            }
+            inFlight = refresh
+            return refresh
+        }
+        defer { inFlight.withLock { if $0 == refresh { $0 = nil } } }
+        return try await refresh.value
     }
 }

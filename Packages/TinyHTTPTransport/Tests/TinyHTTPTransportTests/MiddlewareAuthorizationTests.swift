@@ -11,17 +11,50 @@ private actor Tokens: CredentialProvider {
     private(set) var generation = 0
     private(set) var rejected: [String?] = []
     let failure: (any Error)?
+    /// Runs at the start of each refresh.
+    let beforeRefresh: @Sendable () async throws -> Void
 
-    init(failing failure: (any Error)? = nil) { self.failure = failure }
+    init(failing failure: (any Error)? = nil, beforeRefresh: @escaping @Sendable () async throws -> Void = {}) {
+        self.failure = failure
+        self.beforeRefresh = beforeRefresh
+    }
 
-    func credential() -> String? { "Bearer \(generation)" }
+    func credential() -> String? { replaced ?? "Bearer \(generation)" }
+
+    /// A credential set elsewhere (a sign-in, another transport): ``credential()`` gives it from now on.
+    private var replaced: String?
+    func replace(with credential: String) { replaced = credential }
 
     func refreshCredential(rejected credential: String?) async throws -> String {
         rejected.append(credential)
+        try await beforeRefresh()
         if let failure { throw failure }
         await Task.yield()  // let other refused requests arrive while this refresh runs
         generation += 1
         return "Bearer \(generation)"
+    }
+}
+
+/// The token endpoint refused the refresh.
+private struct RefreshRefused: Error {}
+
+/// Refreshes `Bearer stale` by posting to `/token` through the transport it is given, which has the
+/// authorization middleware of this very provider: the shape that must neither loop nor wait on itself.
+private actor SelfRefreshingTokens: CredentialProvider {
+    private var token = "Bearer stale"
+    private var transport: (any HTTPTransport)?
+
+    func use(_ transport: any HTTPTransport) { self.transport = transport }
+
+    func credential() -> String? { token }
+
+    func refreshCredential(rejected: String?) async throws -> String {
+        guard let transport else { throw RefreshRefused() }
+        let tokenURL = URL(fileURLWithPath: "/token")
+        let (body, response) = try await transport.send(URLRequest(method: .post, url: tokenURL))
+        guard response.statusCode == 200 else { throw RefreshRefused() }
+        token = String(decoding: body, as: UTF8.self)
+        return token
     }
 }
 
@@ -118,6 +151,106 @@ private actor Gate {
         #expect(error.underlyingError is SignInAgain)
         #expect(error.message == "refreshing the refused credential failed")
         #expect(seen.all == ["Bearer 0"])
+    }
+
+    @Test func aCredentialReplacedElsewhereIsSentWithoutARefresh() async throws {
+        let tokens = Tokens()
+        let seen = Recorder<String>()
+        let transport = ClosureTransport { request in
+            let credential = request.value(forHTTPHeaderField: "Authorization") ?? "none"
+            seen.append(credential)
+            guard credential == "Bearer signed-in" else {
+                await tokens.replace(with: "Bearer signed-in")  // while this request was on its way
+                return try reply(request, 401)
+            }
+            return try reply(request, 200)
+        }.with(.authorization(tokens))
+
+        let (_, response) = try await transport.send(URLRequest(method: .get, url: testURL))
+
+        #expect(response.statusCode == 200)
+        #expect(seen.all == ["Bearer 0", "Bearer signed-in"])
+        #expect(await tokens.rejected.isEmpty)
+    }
+
+    @Test func aFailedRefreshFailsEveryRequestWaitingOnItAndSendsNoneAgain() async throws {
+        struct SignInAgain: Error {}
+        let count = 5
+        let seen = Recorder<String>()
+        let refused = Recorder<Int>()
+        let tokens = Tokens(failing: SignInAgain()) {
+            // Fails only once every refused request is waiting on this refresh.
+            while refused.all.count < count { await Task.yield() }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let transport = ClosureTransport { request in
+            seen.append(request.value(forHTTPHeaderField: "Authorization") ?? "none")
+            defer { refused.append(401) }
+            return try reply(request, 401)
+        }.with(.authorization(tokens))
+
+        let errors = await withTaskGroup(of: (any Error)?.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    do {
+                        _ = try await transport.send(URLRequest(method: .get, url: testURL))
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(errors.count == count)
+        for error in errors {
+            let error = try #require(error as? HTTPTransportError)
+            #expect(error.code == .unacceptableStatus(401))
+            #expect(error.underlyingError is SignInAgain)
+        }
+        #expect(await tokens.rejected == ["Bearer 0"])
+        #expect(seen.all == Array(repeating: "Bearer 0", count: count))
+    }
+
+    @Test func aProviderRefreshingThroughTheAuthorizedTransportPassesByTheMiddleware() async throws {
+        let seen = Recorder<String>()
+        let server = ClosureTransport { request in
+            let credential = request.value(forHTTPHeaderField: "Authorization")
+            seen.append("\(request.url?.path ?? "") \(credential ?? "none")")
+            if request.url?.path == "/token" {
+                // The token endpoint refuses a request that carries the access token.
+                return try reply(request, credential == nil ? 200 : 401, body: "Bearer fresh")
+            }
+            return try reply(request, credential == "Bearer fresh" ? 200 : 401)
+        }
+        let tokens = SelfRefreshingTokens()
+        let transport = server.with(.authorization(tokens))
+        await tokens.use(transport)
+
+        let (_, response) = try await transport.send(URLRequest(method: .get, url: testURL))
+
+        #expect(response.statusCode == 200)
+        #expect(seen.all == ["/api/items Bearer stale", "/token none", "/api/items Bearer fresh"])
+    }
+
+    @Test func aRefreshRefusedThroughTheAuthorizedTransportFailsWithoutALoop() async throws {
+        let seen = Recorder<String>()
+        let server = ClosureTransport { request in
+            seen.append(request.url?.path ?? "")
+            return try reply(request, 401)
+        }
+        let tokens = SelfRefreshingTokens()
+        let transport = server.with(.authorization(tokens))
+        await tokens.use(transport)
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await transport.send(URLRequest(method: .get, url: testURL))
+        }
+
+        #expect(error.message == "refreshing the refused credential failed")
+        #expect(error.underlyingError is RefreshRefused)
+        #expect(seen.all == ["/api/items", "/token"])
     }
 
     @Test func aLaterExpiryRefreshesAgain() async throws {

@@ -79,6 +79,26 @@ private struct SignInAgain: Error {}
         #expect(server.requests.map(\.path) == ["/flaky", "/flaky"])
     }
 
+    /// A connection closed before any response (URLError `badServerResponse` on Linux, `networkConnectionLost` on
+    /// Apple platforms): retried by default, not when the policy's codes leave it out.
+    @Test(arguments: [(nil, 3), ([URLError.Code.timedOut], 1)] as [([URLError.Code]?, Int)])
+    func retriesAConnectionClosedBeforeAnyResponseUnlessItsCodeIsLeftOut(codes: [URLError.Code]?, sends: Int)
+        async throws
+    {
+        let server = try RawSocketServer.start([])
+        defer { server.stop() }
+        var policy = RetryPolicy(maxAttempts: 3)
+        if let codes { policy.retryableErrorCodes = Set(codes) }
+        let retrying = transport.with(.retry(policy, clock: instant))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await bounded { try await retrying.send(URLRequest(url: server.url("/closed"))) }
+        }
+
+        #expect(error.attempts == sends)
+        #expect(server.requests == sends)
+    }
+
     @Test func refreshesTheCredentialAfterARealUnauthorized() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

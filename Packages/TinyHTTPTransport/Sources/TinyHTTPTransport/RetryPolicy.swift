@@ -18,9 +18,11 @@ import Foundation
 ///   current time) replaces that wait when it is at most `maxRetryAfter`; when it asks for longer, the response is
 ///   given up at once instead of retrying early.
 /// - Only ``retryableMethods`` are retried (the idempotent ones by default: a `POST` may have had an effect), and
-///   only after a ``retryableStatuses`` response or a failure with code `cannotConnect` (refused, connection lost,
-///   no network) or `timedOut`. Cancellation, invalid requests and any error that is not an
-///   ``HTTPTransportError`` (a decoding failure, say) are never retried.
+///   only after a ``retryableStatuses`` response or a failure whose `URLError` code is one of
+///   ``retryableErrorCodes`` (refused, connection lost, no network, a timeout, an empty or broken reply, a failed
+///   TLS handshake, by default). A failure without a `URLError` (AsyncHTTPClient's) is retried when its code is
+///   `cannotConnect` or `timedOut`. Cancellation, invalid requests and any error that is not an
+///   ``HTTPTransportError`` or a `URLError` (a decoding failure, say) are never retried.
 public struct RetryPolicy: Sendable {
     /// How many times a request is sent at most, the first time included (`1`: never retried).
     public var maxAttempts: Int
@@ -36,6 +38,10 @@ public struct RetryPolicy: Sendable {
     public var retryableMethods: Set<HTTPMethod>
     /// The statuses retried: `408`, `429`, `500`, `502`, `503` and `504` by default.
     public var retryableStatuses: Set<Int>
+    /// The `URLError` codes of the failures retried: by default `cannotConnectToHost`, `cannotFindHost`,
+    /// `dnsLookupFailed`, `networkConnectionLost`, `notConnectedToInternet`, `timedOut`, `badServerResponse` (on
+    /// Linux, a connection closed before any response) and `secureConnectionFailed`. Empty: no failure is retried.
+    public var retryableErrorCodes: Set<URLError.Code>
     /// A random number in `0..<1` for the jitter: inject a fixed one in tests.
     public var random: @Sendable () -> Double
 
@@ -45,6 +51,10 @@ public struct RetryPolicy: Sendable {
         jitter: Double = 0.5, maxRetryAfter: Duration = .seconds(60),
         retryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace],
         retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504],
+        retryableErrorCodes: Set<URLError.Code> = [
+            .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .networkConnectionLost, .notConnectedToInternet,
+            .timedOut, .badServerResponse, .secureConnectionFailed,
+        ],
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.maxAttempts = maxAttempts
@@ -54,6 +64,7 @@ public struct RetryPolicy: Sendable {
         self.maxRetryAfter = maxRetryAfter
         self.retryableMethods = retryableMethods
         self.retryableStatuses = retryableStatuses
+        self.retryableErrorCodes = retryableErrorCodes
         self.random = random
     }
 
@@ -70,9 +81,14 @@ public struct RetryPolicy: Sendable {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// Whether a failure can be retried: code `cannotConnect` or `timedOut`.
+    /// Whether a failure can be retried: its `URLError` code is one of ``retryableErrorCodes``; without a `URLError`,
+    /// its code is `cannotConnect` or `timedOut`. Never a cancelled or invalid request.
     func isRetryable(_ error: HTTPTransportError) -> Bool {
-        error.code == .cannotConnect || error.code == .timedOut
+        guard error.code != .cancelled, error.code != .invalidRequest else { return false }
+        guard let urlErrorCode = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:)) else {
+            return error.code == .cannotConnect || error.code == .timedOut
+        }
+        return retryableErrorCodes.contains(urlErrorCode)
     }
 
     /// The wait a response's `Retry-After` asks for: its number of seconds, or its HTTP date minus the response's

@@ -231,7 +231,10 @@ import Testing
         #expect(sent.all.count == 1)
     }
 
-    @Test(arguments: [URLError.Code.networkConnectionLost, .timedOut, .cannotConnectToHost])
+    @Test(arguments: [
+        URLError.Code.networkConnectionLost, .timedOut, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
+        .notConnectedToInternet, .badServerResponse, .secureConnectionFailed,
+    ])
     func retryableFailuresAreRetried(code: URLError.Code) async throws {
         let sent = Recorder<URLRequest>()
         let transport = ClosureTransport { request in
@@ -245,6 +248,58 @@ import Testing
         #expect(response.statusCode == 200)
         #expect(sent.all.count == 2)
         #expect(clock.sleeps == [.seconds(1)])
+    }
+
+    @Test func theDefaultRetryableErrorCodesAreTheMappedSixAndTwoMore() {
+        #expect(
+            RetryPolicy().retryableErrorCodes == [
+                .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .networkConnectionLost,
+                .notConnectedToInternet, .timedOut, .badServerResponse, .secureConnectionFailed,
+            ])
+    }
+
+    @Test(arguments: [
+        (URLError.Code.networkConnectionLost, [URLError.Code.timedOut], 1),
+        (.timedOut, [.timedOut], 4),
+        (.cannotParseResponse, [.cannotParseResponse], 4),
+        (.badServerResponse, [], 1),
+        (.cancelled, [.cancelled], 1),
+    ])
+    func theRetryableErrorCodesCanBeSet(code: URLError.Code, retryable: [URLError.Code], sends: Int) async throws {
+        let sent = Recorder<URLRequest>()
+        var chosen = policy
+        chosen.retryableErrorCodes = Set(retryable)
+        let transport = ClosureTransport { request in
+            sent.append(request)
+            throw HTTPTransportError(mapping: URLError(code), request: request)
+        }.with(.retry(chosen, clock: clock))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await transport.send(URLRequest(method: .get, url: testURL))
+        }
+
+        #expect((error.underlyingError as? URLError)?.code == code)
+        #expect(error.attempts == sends)
+        #expect(sent.all.count == sends)
+    }
+
+    /// AsyncHTTPClient's failures carry no `URLError`: their code decides, as before the codes could be set.
+    @Test(arguments: [HTTPTransportError.Code.cannotConnect, .timedOut])
+    func aFailureWithoutAURLErrorIsRetriedByItsCode(code: HTTPTransportError.Code) async throws {
+        struct ChannelError: Error {}
+        let sent = Recorder<URLRequest>()
+        let transport = ClosureTransport { request in
+            sent.append(request)
+            throw HTTPTransportError(code, request: request, underlyingError: ChannelError())
+        }.with(.retry(policy, clock: clock))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await transport.send(URLRequest(method: .get, url: testURL))
+        }
+
+        #expect(error.code == code)
+        #expect(error.attempts == 4)
+        #expect(sent.all.count == 4)
     }
 
     @Test func aPersistentFailureSaysHowManyAttemptsWereMade() async throws {

@@ -31,7 +31,7 @@ public protocol TinyAPIEndpoint: Sendable {
     /// The server's base URL, for example `https://api.example.com/v1`; a path in it is kept.
     var baseURL: String { get }
     /// The path appended to the base URL's path, for example `/users/1` (not percent-encoded: a space is sent as
-    /// `%20`).
+    /// `%20`). An absolute URL (`https://other.example/x`) is refused, never appended.
     var path: String { get }
     /// The HTTP method.
     var method: HTTPMethod { get }
@@ -75,7 +75,8 @@ extension TinyAPIEndpoint {
     /// JSON; it has `Content-Type: application/json` only when it has a body. ``headers`` come last and win.
     ///
     /// - Throws: ``EndpointError/invalidURL(_:reason:)`` naming ``baseURL`` when it is not an absolute URL, or naming
-    ///   ``path`` when it has a `.` or `..` segment (URLSession would remove it and leave the base URL's path);
+    ///   ``path`` when it is an absolute URL itself (`https://other.example/x`, never appended to the base URL) or
+    ///   has a `.` or `..` segment (URLSession would remove it and leave the base URL's path);
     ///   ``EndpointError/encodingFailed(type:codingPath:underlying:)`` when ``body`` throws.
     public func makeRequest() throws -> URLRequest {
         guard var components = URLComponents(string: baseURL), components.scheme != nil,
@@ -85,6 +86,12 @@ extension TinyAPIEndpoint {
         }
         if let port = components.port, !(0...65_535).contains(port) {
             throw EndpointError.invalidURL(baseURL, reason: "the port \(port) is not between 0 and 65535")
+        }
+        // An absolute URL as the path would be appended to the base URL's path as text: refuse it.
+        let scheme = path.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+        if scheme.first?.isLetter == true, path.dropFirst(scheme.count).hasPrefix("://") {
+            throw EndpointError.invalidURL(
+                path, reason: "the path is an absolute URL; put its scheme and host in the base URL")
         }
         // URLSession removes dot segments, so "../admin" would leave the base URL's path: refuse them.
         if let dots = path.split(separator: "/").first(where: { $0 == "." || $0 == ".." }) {

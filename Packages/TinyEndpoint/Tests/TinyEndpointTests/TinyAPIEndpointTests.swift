@@ -159,6 +159,31 @@ struct TestAPIEndpoint: TinyAPIEndpoint {
         #expect(throws: Never.self) { try TestAPIEndpoint(path: "v1.2/..hidden/%2E%2E").makeRequest() }
     }
 
+    /// Never concatenated onto the base URL: `https://x/v1/https:/other.example/x` would reach the wrong server's
+    /// path or the right server's wrong one.
+    @Test(arguments: ["https://other.example/x", "http://127.0.0.1:8080/admin", "HTTPS://OTHER/x", "ws+tls://h"])
+    func anAbsoluteURLAsThePathIsAnErrorNamingIt(path: String) throws {
+        let error = try #require(throws: EndpointError.self) {
+            try TestAPIEndpoint(baseURL: "https://api.example.com/v1", path: path).makeRequest()
+        }
+        guard case .invalidURL(let url, let reason) = error else {
+            Issue.record("expected invalidURL, got \(error)")
+            return
+        }
+        #expect(url == path)
+        #expect(reason.contains("absolute URL"))
+        #expect(error.description.contains("\"\(path)\""))
+    }
+
+    /// A colon or `//` further in is ordinary path text.
+    @Test(arguments: [
+        ("/users:batchGet", "/v1/users:batchGet"), ("files/a://b", "/v1/files/a://b"), ("1http://x", "/v1/1http://x"),
+    ])
+    func colonsInsideThePathAreText(path: String, expected: String) throws {
+        let request = try TestAPIEndpoint(baseURL: "https://api.example.com/v1", path: path).makeRequest()
+        #expect(request.url?.path == expected)
+    }
+
     @Test func protocolDefaultsAreNil() throws {
         struct Minimal: TinyAPIEndpoint {
             var baseURL: String { "https://x.dev" }

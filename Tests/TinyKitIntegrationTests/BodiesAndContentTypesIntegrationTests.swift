@@ -40,4 +40,57 @@ import TinyKitTestServer
         #expect(reason.contains("absolute URL"))
         #expect(server.requests.isEmpty && other.requests.isEmpty)
     }
+
+    // MARK: Raw bodies
+
+    @Test func dataAndStringBodiesArriveAsTheyWereGiven() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let echo = server.url("/echo")
+
+        let data = try await bounded { [transport] in
+            try await transport.load(Endpoint<RecordedRequest>(json: .post, url: echo, body: Self.bytes))
+        }
+        let text = try await bounded { [transport] in
+            try await transport.load(Endpoint<RecordedRequest>(json: .put, url: echo, body: "a=1 & \"é\""))
+        }
+        let json = try await bounded { [transport] in
+            try await transport.load(
+                Endpoint<RecordedRequest>(
+                    json: .post, url: echo, body: Data(#"{"id":1}"#.utf8), headers: ["Content-Type": "application/json"]
+                ))
+        }
+        let encoded = try await bounded { [transport] in
+            try await transport.load(Endpoint<RecordedRequest>(json: .post, url: echo, body: ["blob": Self.bytes]))
+        }
+
+        #expect(data.body == Self.bytes)
+        #expect(data.header("Content-Type") == "application/octet-stream")
+        #expect(text.body == Data("a=1 & \"é\"".utf8))
+        #expect(text.header("Content-Type") == "text/plain; charset=utf-8")
+        #expect(json.body == Data(#"{"id":1}"#.utf8))
+        #expect(json.header("Content-Type") == "application/json")
+        #expect(encoded.bodyText == #"{"blob":"AP97Ig0K"}"#)
+        #expect(encoded.header("Content-Type") == "application/json")
+    }
+
+    @Test func theClientConveniencesSendDataAndStringAsTheyAre() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let client: any APIClientProtocol = TinyAPIClient(transport: transport)
+        let base = server.baseURL.absoluteString
+
+        let posted = try await bounded {
+            try await client.post(to: base, path: "/echo", body: Self.bytes, as: RecordedRequest.self)
+        }
+        let patched = try await bounded {
+            try await client.patch(to: base, path: "/echo", body: "plain", as: RecordedRequest.self)
+        }
+
+        #expect(posted.body == Self.bytes)
+        #expect(posted.header("Content-Type") == "application/octet-stream")
+        #expect(patched.method == "PATCH")
+        #expect(patched.bodyText == "plain")
+        #expect(patched.header("Content-Type") == "text/plain; charset=utf-8")
+    }
 }

@@ -77,10 +77,13 @@ extension APIClientProtocol {
     /// let user = try await client.post(to: baseURL, path: "/users", body: NewUser(name: "Ada"), as: User.self)
     /// ```
     ///
+    /// A `Data` or `String` body is sent as it is, not encoded: `Data` with `Content-Type: application/octet-stream`,
+    /// `String` as UTF-8 with `text/plain; charset=utf-8`, unless `headers` name another.
+    ///
     /// - Parameters:
     ///   - baseURL: The server's base URL; a path in it is kept.
     ///   - path: The path appended to it.
-    ///   - body: The value sent as JSON, encoded by ``encode(body:)``.
+    ///   - body: The value sent as JSON, encoded by ``encode(body:)``; `Data` or `String` as it is.
     ///   - headers: Headers to send.
     ///   - type: The result type.
     /// - Throws: ``TinyAPIError``; nothing is sent when the body cannot be encoded.
@@ -123,12 +126,22 @@ extension APIClientProtocol {
         try await request(AdHocAPIEndpoint(baseURL: baseURL, path: path, method: .delete, headers: headers), as: type)
     }
 
-    /// Encodes `body` and sends it with `method`.
+    /// Encodes `body` (a `Data` or `String` as it is, with its own `Content-Type` unless `headers` name one) and
+    /// sends it with `method`.
     private func send<Body: Encodable, T: Decodable & Sendable>(
         _ method: HTTPMethod, to baseURL: String, path: String, body: Body, headers: [String: String]?,
         as type: T.Type
     ) async throws -> T {
-        let data = try encode(body: body)
+        var headers = headers
+        let data: Data
+        if let (raw, contentType) = rawRequestBody(body) {
+            data = raw
+            if headers?.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) != true {
+                headers = (headers ?? [:]).merging(["Content-Type": contentType.rawValue]) { mine, _ in mine }
+            }
+        } else {
+            data = try encode(body: body)
+        }
         return try await request(
             AdHocAPIEndpoint(baseURL: baseURL, path: path, method: method, headers: headers, body: data), as: type)
     }

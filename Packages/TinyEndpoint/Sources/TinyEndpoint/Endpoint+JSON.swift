@@ -46,13 +46,16 @@ extension Endpoint where A: DecodableResult {
     /// A body that cannot be encoded (TinyNetworking crashes on it) is kept as ``requestError``,
     /// ``EndpointError/encodingFailed(type:codingPath:underlying:)`` naming the body's type and the coding path, and
     /// thrown when the endpoint is loaded, before anything is sent. A `nil` body sends no body and no `Content-Type`.
+    /// A `Data` or `String` body is sent as it is, not encoded: `Data` with `Content-Type: application/octet-stream`,
+    /// `String` as UTF-8 with `text/plain; charset=utf-8`, unless `headers` name another.
     ///
     /// - Parameters:
     ///   - method: The HTTP method.
     ///   - url: The URL; `query` is appended to its own query items.
     ///   - accept: The `Accept` header; JSON by default.
-    ///   - body: The value sent as the JSON body (with `Content-Type: application/json`).
-    ///   - headers: More headers.
+    ///   - body: The value sent as the JSON body (with `Content-Type: application/json`); `Data` or `String` as it
+    ///     is.
+    ///   - headers: More headers; a `Content-Type` here wins.
     ///   - expectedStatusCode: Which status codes are accepted; 200–299 by default.
     ///   - timeOutInterval: The request's timeout in seconds.
     ///   - query: Query items appended to the URL, sorted by name.
@@ -63,10 +66,11 @@ extension Endpoint where A: DecodableResult {
         expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
         query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
     ) {
-        let encoded = body.map { body in Result { () throws(EndpointError) in try encoder.encodeBody(body) } }
+        let encoded = body.map { body in Result { () throws(EndpointError) in try encoder.requestBody(body) } }
+        let prepared = try? encoded?.get()  // a failure is kept below
         self.init(
-            method, url: url, accept: accept, contentType: encoded == nil ? nil : .json,
-            body: try? encoded?.get(), headers: headers, expectedStatusCode: expectedStatusCode,  // failure kept below
+            method, url: url, accept: accept, contentType: encoded == nil ? nil : prepared?.contentType ?? .json,
+            body: prepared?.body, headers: headers, expectedStatusCode: expectedStatusCode,
             timeOutInterval: timeOutInterval, query: query
         ) { data, response in
             Result { try decoder.decodeBody(from: data, response: response) }
@@ -84,15 +88,17 @@ extension Endpoint where A == Void {
     /// ```
     ///
     /// A body that cannot be encoded is kept as ``requestError`` and thrown when the endpoint is loaded, before
-    /// anything is sent (never a request without its body). Any accepted status code succeeds, 204 and empty bodies
-    /// included.
+    /// anything is sent (never a request without its body). A `Data` or `String` body is sent as it is, not encoded:
+    /// `Data` with `Content-Type: application/octet-stream`, `String` as UTF-8 with `text/plain; charset=utf-8`,
+    /// unless `headers` name another. Any accepted status code succeeds, 204 and empty bodies included.
     ///
     /// - Parameters:
     ///   - method: The HTTP method.
     ///   - url: The URL; `query` is appended to its own query items.
     ///   - accept: The `Accept` header; JSON by default.
-    ///   - body: The value sent as the JSON body (with `Content-Type: application/json`).
-    ///   - headers: More headers.
+    ///   - body: The value sent as the JSON body (with `Content-Type: application/json`); `Data` or `String` as it
+    ///     is.
+    ///   - headers: More headers; a `Content-Type` here wins.
     ///   - expectedStatusCode: Which status codes are accepted; 200–299 by default.
     ///   - timeOutInterval: The request's timeout in seconds.
     ///   - query: Query items appended to the URL, sorted by name.
@@ -102,11 +108,12 @@ extension Endpoint where A == Void {
         expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
         query: [String: String] = [:], encoder: JSONEncoder = JSONEncoder()
     ) {
-        let encoded = Result { () throws(EndpointError) in try encoder.encodeBody(body) }
+        let encoded = Result { () throws(EndpointError) in try encoder.requestBody(body) }
+        let prepared = try? encoded.get()
         // A failure is no body here and the requestError below, thrown before anything is sent.
         self.init(
-            method, url: url, accept: accept, contentType: .json, body: try? encoded.get(), headers: headers,
-            expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query)
+            method, url: url, accept: accept, contentType: prepared?.contentType ?? .json, body: prepared?.body,
+            headers: headers, expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query)
         if case .failure(let error) = encoded { requestError = error }
     }
 }
@@ -183,6 +190,13 @@ extension JSONDecoder {
 }
 
 extension JSONEncoder {
+    /// A request body and its `Content-Type`: `Data` and `String` as they are (``rawRequestBody(_:)``), any other
+    /// value encoded as JSON.
+    func requestBody<B: Encodable>(_ body: B) throws(EndpointError) -> (body: Data, contentType: ContentType) {
+        if let raw = rawRequestBody(body) { return raw }
+        return (try encodeBody(body), .json)
+    }
+
     /// Encodes a request body, naming its type and the coding path when that fails.
     func encodeBody<B: Encodable>(_ body: B) throws(EndpointError) -> Data {
         do {
@@ -190,5 +204,18 @@ extension JSONEncoder {
         } catch {
             throw .encoding(B.self, error)
         }
+    }
+}
+
+/// A `Data` or `String` request body, to send as it is rather than encode as JSON (a `Data` would become a base64
+/// JSON string, a `String` a quoted one): `Data` as `application/octet-stream`, `String` as UTF-8
+/// `text/plain; charset=utf-8`; `nil` for any other value. No JSON `Content-Type` for bytes that may not be JSON,
+/// and an explicit one rather than none, which URLSession and libcurl fill in as a form
+/// (`application/x-www-form-urlencoded`).
+func rawRequestBody(_ body: some Encodable) -> (body: Data, contentType: ContentType)? {
+    switch body {
+    case let data as Data: (data, ContentType(rawValue: "application/octet-stream"))
+    case let text as String: (Data(text.utf8), ContentType(rawValue: "text/plain; charset=utf-8"))
+    default: nil
     }
 }

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TinyHTTPTransport
+
+@testable import TinyEndpoint
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `Data` and `String` request bodies are sent as they are, never JSON-encoded (a `Data` would become a base64 JSON
+/// string), with a `Content-Type` that does not claim JSON unless the caller sets one.
+@Suite struct RawBodyTests {
+    static let bytes = Data([0x00, 0xFF, 0x7B, 0x0A])
+
+    @Test func dataIsSentAsItIsAsOctetStream() throws {
+        let endpoint = Endpoint<User>(json: .post, url: try apiURL("/upload"), body: Self.bytes)
+        let empty = Endpoint<()>(json: .put, url: try apiURL("/upload"), body: Self.bytes)
+        for request in [endpoint.request, empty.request] {
+            #expect(request.httpBody == Self.bytes)
+            #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
+        }
+        #expect(endpoint.requestError == nil && empty.requestError == nil)
+    }
+
+    @Test func aStringIsSentAsUTF8Text() throws {
+        let endpoint = Endpoint<User>(json: .post, url: try apiURL("/notes"), body: "name=Ada & \"é\"")
+        let empty = Endpoint<()>(json: .post, url: try apiURL("/notes"), body: "name=Ada & \"é\"")
+        for request in [endpoint.request, empty.request] {
+            #expect(request.httpBody == Data("name=Ada & \"é\"".utf8))
+            #expect(request.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
+        }
+    }
+
+    @Test func theCallersContentTypeWins() throws {
+        let json = Data(#"{"name":"Ada"}"#.utf8)
+        let endpoint = Endpoint<User>(
+            json: .post, url: try apiURL("/users"), body: json, headers: ["content-type": "application/json"])
+        #expect(endpoint.request.httpBody == json)
+        #expect(endpoint.request.allHTTPHeaderFields?.filter { $0.key.lowercased() == "content-type" }.count == 1)
+        #expect(endpoint.request.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    }
+
+    @Test func otherValuesAreStillJSON() throws {
+        let endpoint = Endpoint<User>(json: .post, url: try apiURL("/users"), body: ["bytes": Self.bytes])
+        #expect(endpoint.request.httpBody == Data(#"{"bytes":"AP97Cg=="}"#.utf8))
+        #expect(endpoint.request.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let noBody = Endpoint<User>(json: .get, url: try apiURL("/users"), body: Data?.none)
+        #expect(noBody.request.httpBody == nil)
+        #expect(noBody.request.value(forHTTPHeaderField: "Content-Type") == nil)
+    }
+
+    @Test(arguments: [HTTPMethod.post, .put, .patch])
+    func theClientConveniencesSendDataAndStringAsTheyAre(method: HTTPMethod) async throws {
+        let transport = StubTransport(body: #"{"name":"Ada"}"#)
+        let client: any APIClientProtocol = TinyAPIClient(transport: transport)
+        func send(_ body: some Encodable & Sendable, headers: [String: String]? = nil) async throws -> User {
+            switch method {
+            case .post:
+                try await client.post(
+                    to: "https://api.example.com", path: "/x", body: body, headers: headers, as: User.self)
+            case .put:
+                try await client.put(
+                    to: "https://api.example.com", path: "/x", body: body, headers: headers, as: User.self)
+            default:
+                try await client.patch(
+                    to: "https://api.example.com", path: "/x", body: body, headers: headers, as: User.self)
+            }
+        }
+
+        _ = try await send(Self.bytes)
+        _ = try await send("plain text")
+        _ = try await send(Data("{}".utf8), headers: ["Content-Type": "application/json"])
+        _ = try await send(User(name: "Ada"))
+
+        let sent = transport.requests
+        #expect(
+            sent.map(\.httpBody) == [
+                Self.bytes, Data("plain text".utf8), Data("{}".utf8), Data(#"{"name":"Ada"}"#.utf8),
+            ])
+        #expect(
+            sent.map { $0.value(forHTTPHeaderField: "Content-Type") } == [
+                "application/octet-stream", "text/plain; charset=utf-8", "application/json", "application/json",
+            ])
+        #expect(sent.allSatisfy { $0.method == method })
+    }
+}

@@ -93,4 +93,36 @@ import TinyKitTestServer
         #expect(patched.bodyText == "plain")
         #expect(patched.header("Content-Type") == "text/plain; charset=utf-8")
     }
+
+    // MARK: Text responses
+
+    @Test func aStringResultIsTheBodyAsTextInItsCharset() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /motd", response: .text(200, "héllo, \"world\""))
+        await server.route(
+            "GET /latin1",
+            response: TestResponse(
+                headers: ["Content-Type": "text/plain; charset=iso-8859-1"], body: Data([0x68, 0xE9])))
+        await server.route("GET /empty", response: .empty(200))
+
+        let motd = try await bounded { [transport] in
+            try await transport.load(Endpoint<String>(json: .get, url: server.url("/motd")))
+        }
+        let latin1 = try await bounded { [transport] in
+            try await transport.load(Endpoint<String>(json: .get, url: server.url("/latin1")))
+        }
+        let empty = try await bounded { [transport] in
+            try await transport.load(Endpoint<String>(json: .get, url: server.url("/empty")))
+        }
+        let viaClient = try await bounded { [transport] in
+            try await TinyAPIClient(transport: transport)
+                .get(from: server.baseURL.absoluteString, path: "/motd", as: String.self)
+        }
+
+        #expect(motd == "héllo, \"world\"")
+        #expect(latin1 == "hé")
+        #expect(empty == "")
+        #expect(viaClient == motd)
+    }
 }

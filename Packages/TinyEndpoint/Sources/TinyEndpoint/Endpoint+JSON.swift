@@ -14,6 +14,8 @@ extension Endpoint where A: DecodableResult {
     ///
     /// An empty body decodes as `nil` when `A` is optional and as ``EmptyResponse``; for any other type it fails
     /// with ``EndpointError/noData(type:response:)``. Decoding failures are ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
+    /// A `String` result is the body as text, not JSON: in the charset the `Content-Type` names, UTF-8 by default
+    /// (an empty body is `""`; bytes that are not valid text in that charset are a decoding failure).
     ///
     /// - Parameters:
     ///   - method: The HTTP method.
@@ -166,27 +168,72 @@ extension JSONDecoder {
     /// - Parameters:
     ///   - data: The response body.
     ///   - response: The response.
-    /// - Returns: The decoded value; for an empty body `nil` when `T` is optional, or an ``EmptyResponse``.
+    /// - Returns: The decoded value; for an empty body `nil` when `T` is optional, or an ``EmptyResponse``; for a
+    ///   `String`, the body as text.
     /// - Throws: ``EndpointError/noData(type:response:)`` for an empty body, otherwise
     ///   ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
     public func decodeResponse<T: Decodable>(_ data: Data?, _ response: HTTPURLResponse) throws -> T {
         try decodeBody(from: data, response: response)
     }
 
-    /// Decodes `data` as `T`, following the empty-body rules of ``decodeResponse(_:_:)``.
+    /// Decodes `data` as `T`, following the empty-body rules of ``decodeResponse(_:_:)``; a `String` (or `String?`)
+    /// is the body as text, not JSON (``decodeText(_:response:)``).
     func decodeBody<T: Decodable>(from data: Data?, response: URLResponse?) throws(EndpointError) -> T {
+        let isText = T.self == String.self || T.self == String?.self
         guard let data, !data.isEmpty else {
             if let empty = T.self as? any EmptyBodyDecodable.Type, let value = empty.emptyBodyValue as? T {
                 return value
             }
+            if isText, let empty = "" as? T { return empty }
             throw .noData(type: EndpointError.typeName(T.self), response: response as? HTTPURLResponse)
         }
         do {
+            if isText, let text = try Self.decodeText(data, response: response) as? T { return text }
             return try decode(T.self, from: data)
         } catch {
             throw .decoding(T.self, error, body: data)
         }
     }
+
+    /// `data` as text in the charset the response's `Content-Type` names, UTF-8 when it names none.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when the charset is not one of those known here or the bytes are not
+    ///   valid in it (never a lossy decoding with replacement characters).
+    static func decodeText(_ data: Data, response: URLResponse?) throws -> String {
+        let charset = contentType(of: response).charset ?? "utf-8"
+        guard let encoding = textEncodings[charset.lowercased()] else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "the charset \"\(charset)\" is not supported"))
+        }
+        guard let text = String(data: data, encoding: encoding) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "the body is not \(charset) text"))
+        }
+        return text
+    }
+
+    /// The media type of the response's `Content-Type` (lower-cased, without parameters, `""` when there is none)
+    /// and its `charset` parameter, if any.
+    static func contentType(of response: URLResponse?) -> (mediaType: String, charset: String?) {
+        let value = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? ""
+        let parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        var charset: String?
+        for parameter in parts.dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "charset" {
+                charset = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        return ((parts.first ?? "").lowercased(), charset)
+    }
+
+    /// The charsets text responses are decoded in, by their IANA names and common aliases (lower-cased).
+    static let textEncodings: [String: String.Encoding] = [
+        "utf-8": .utf8, "utf8": .utf8, "us-ascii": .ascii, "ascii": .ascii, "iso-8859-1": .isoLatin1,
+        "latin1": .isoLatin1, "iso-8859-2": .isoLatin2, "windows-1252": .windowsCP1252, "utf-16": .utf16,
+        "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian, "utf-32": .utf32,
+        "utf-32le": .utf32LittleEndian, "utf-32be": .utf32BigEndian, "shift_jis": .shiftJIS, "euc-jp": .japaneseEUC,
+    ]
 }
 
 extension JSONEncoder {

@@ -52,7 +52,8 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     /// Sends the endpoint's request and decodes the JSON response as `T`.
     ///
     /// An empty body decodes as `nil` for an optional `T` and as ``EmptyResponse``; for other types it is
-    /// ``TinyAPIError/Kind/noData``.
+    /// ``TinyAPIError/Kind/noData``. A `String` is the body as text (in the `Content-Type`'s charset, UTF-8 by
+    /// default).
     ///
     /// - Throws: ``TinyAPIError``.
     public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {

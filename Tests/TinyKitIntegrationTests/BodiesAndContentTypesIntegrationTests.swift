@@ -125,4 +125,59 @@ import TinyKitTestServer
         #expect(empty == "")
         #expect(viaClient == motd)
     }
+
+    // MARK: Content types
+
+    @Test(arguments: ["text/html; charset=utf-8", "application/xml"])
+    func jsonIsNotDecodedFromAResponseLabelledAsSomethingElse(contentType: String) async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route(
+            "GET /user",
+            response: TestResponse(headers: ["Content-Type": contentType], body: Data(#"{"name":"Ada"}"#.utf8)))
+        let endpoint = Endpoint<Named>(json: .get, url: server.url("/user"))
+
+        let error = try await #require(throws: EndpointError.self) {
+            try await bounded { [transport] in try await transport.load(endpoint) }
+        }
+        guard case .unexpectedContentType(let got, _) = error else {
+            Issue.record("expected unexpectedContentType, got \(error)")
+            return
+        }
+        #expect(got == contentType)
+
+        // The opt-out for a server that mislabels its JSON.
+        let lenient = Endpoint<Named>(json: .get, url: server.url("/user"), checksContentType: false)
+        let decoded = try await bounded { [transport] in try await transport.load(lenient) }
+        #expect(decoded == Named(name: "Ada"))
+        let client = TinyAPIClient(transport: transport, checksContentType: false)
+        let viaClient = try await bounded {
+            try await client.get(from: server.baseURL.absoluteString, path: "/user", as: Named.self)
+        }
+        #expect(viaClient == Named(name: "Ada"))
+    }
+
+    @Test func jsonWithoutAContentTypeOrWithAJSONSuffixIsDecoded() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /bare", response: TestResponse(body: Data(#"{"name":"Ada"}"#.utf8)))
+        await server.route(
+            "GET /problem",
+            response: TestResponse(
+                headers: ["Content-Type": "application/problem+json"], body: Data(#"{"name":"Bob"}"#.utf8)))
+
+        let bare = try await bounded { [transport] in
+            try await transport.load(Endpoint<Named>(json: .get, url: server.url("/bare")))
+        }
+        let problem = try await bounded { [transport] in
+            try await transport.load(Endpoint<Named>(json: .get, url: server.url("/problem")))
+        }
+
+        #expect(bare == Named(name: "Ada"))
+        #expect(problem == Named(name: "Bob"))
+    }
+}
+
+private struct Named: Codable, Equatable, Sendable {
+    var name: String
 }

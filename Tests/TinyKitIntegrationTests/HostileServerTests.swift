@@ -63,6 +63,8 @@ private enum Outcome: Equatable, Sendable, CustomStringConvertible {
     /// An unacceptable status, with the body kept in the error.
     case rejected(Int, body: String)
     case decodingFailed(codingPath: String)
+    /// JSON was expected; the response said it is this media type.
+    case unexpectedContentType(String)
     case noData
     case unexpected(String)
 
@@ -72,6 +74,7 @@ private enum Outcome: Equatable, Sendable, CustomStringConvertible {
         case .transport(let code): "HTTPTransportError \(code)"
         case .rejected(let status, let body): "rejected \(status) with body \(body)"
         case .decodingFailed(let path): "decoding failed at \(path)"
+        case .unexpectedContentType(let type): "unexpected Content-Type \(type)"
         case .noData: "no data"
         case .unexpected(let error): "unexpected error \(error)"
         }
@@ -91,6 +94,7 @@ private enum Outcome: Equatable, Sendable, CustomStringConvertible {
             switch error {
             case .decodingFailed(_, let codingPath, _, _): return (.decodingFailed(codingPath: codingPath), "\(error)")
             case .noData: return (.noData, "\(error)")
+            case .unexpectedContentType(let type, _): return (.unexpectedContentType(type), "\(error)")
             default: return (.unexpected("\(error)"), "\(error)")
             }
         } catch {
@@ -207,8 +211,16 @@ private struct HostileCase: Sendable {
                 name: "JSON missing a key", script: [.send(response(200, #"{"id":1}"#))],
                 expected: .decodingFailed(codingPath: "name")),
             HostileCase(
-                name: "valid JSON sent as text/html (the Content-Type is not checked)",
-                script: [.send(response(200, contentType: "text/html", valid))], expected: .success),
+                name: "valid JSON sent as text/html", script: [.send(response(200, contentType: "text/html", valid))],
+                expected: .unexpectedContentType("text/html")),
+            HostileCase(
+                name: "an HTML error page with a 200",
+                script: [.send(response(200, contentType: "text/html; charset=utf-8", "<html>maintenance</html>"))],
+                expected: .unexpectedContentType("text/html; charset=utf-8")),
+            HostileCase(
+                name: "XML where JSON was expected",
+                script: [.send(response(200, contentType: "application/xml", "<user id=\"1\"/>"))],
+                expected: .unexpectedContentType("application/xml")),
             HostileCase(
                 name: "valid JSON without a Content-Type", script: [.send(response(200, contentType: nil, valid))],
                 expected: .success),

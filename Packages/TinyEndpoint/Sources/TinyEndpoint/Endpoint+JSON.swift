@@ -15,7 +15,10 @@ extension Endpoint where A: DecodableResult {
     /// An empty body decodes as `nil` when `A` is optional and as ``EmptyResponse``; for any other type it fails
     /// with ``EndpointError/noData(type:response:)``. Decoding failures are ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
     /// A `String` result is the body as text, not JSON: in the charset the `Content-Type` names, UTF-8 by default
-    /// (an empty body is `""`; bytes that are not valid text in that charset are a decoding failure).
+    /// (an empty body is `""`; bytes that are not valid text in that charset are a decoding failure). Any other
+    /// result is decoded only from a JSON response (`application/json`, `text/json`, `…+json`, or no
+    /// `Content-Type`): an HTML error page or XML fails with ``EndpointError/unexpectedContentType(_:body:)`` naming
+    /// the content type, unless `checksContentType` is `false`.
     ///
     /// - Parameters:
     ///   - method: The HTTP method.
@@ -26,16 +29,19 @@ extension Endpoint where A: DecodableResult {
     ///   - timeOutInterval: The request's timeout in seconds.
     ///   - query: Query items appended to the URL, sorted by name.
     ///   - decoder: The decoder for the response.
+    ///   - checksContentType: Whether a response whose `Content-Type` is not JSON is refused before decoding, with
+    ///     ``EndpointError/unexpectedContentType(_:body:)`` (a response without one is decoded). Pass `false` for a
+    ///     server that labels its JSON as something else.
     public init(
         json method: HTTPMethod, url: URL, accept: ContentType = .json, headers: [String: String] = [:],
         expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
-        query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder()
+        query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder(), checksContentType: Bool = true
     ) {
         self.init(
             method, url: url, accept: accept, headers: headers, expectedStatusCode: expectedStatusCode,
             timeOutInterval: timeOutInterval, query: query
         ) { data, response in
-            Result { try decoder.decodeBody(from: data, response: response) }
+            Result { try decoder.decodeBody(from: data, response: response, checksContentType: checksContentType) }
         }
     }
 
@@ -63,10 +69,13 @@ extension Endpoint where A: DecodableResult {
     ///   - query: Query items appended to the URL, sorted by name.
     ///   - decoder: The decoder for the response.
     ///   - encoder: The encoder for the body.
+    ///   - checksContentType: Whether a response whose `Content-Type` is not JSON is refused before decoding (see
+    ///     ``init(json:url:accept:headers:expectedStatusCode:timeOutInterval:query:decoder:checksContentType:)``).
     public init<B: Encodable>(
         json method: HTTPMethod, url: URL, accept: ContentType = .json, body: B?, headers: [String: String] = [:],
         expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
-        query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
+        query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder(),
+        checksContentType: Bool = true
     ) {
         let encoded = body.map { body in Result { () throws(EndpointError) in try encoder.requestBody(body) } }
         let prepared = try? encoded?.get()  // a failure is kept below
@@ -75,7 +84,7 @@ extension Endpoint where A: DecodableResult {
             body: prepared?.body, headers: headers, expectedStatusCode: expectedStatusCode,
             timeOutInterval: timeOutInterval, query: query
         ) { data, response in
-            Result { try decoder.decodeBody(from: data, response: response) }
+            Result { try decoder.decodeBody(from: data, response: response, checksContentType: checksContentType) }
         }
         if case .failure(let error) = encoded { requestError = error }
     }
@@ -170,15 +179,19 @@ extension JSONDecoder {
     ///   - response: The response.
     /// - Returns: The decoded value; for an empty body `nil` when `T` is optional, or an ``EmptyResponse``; for a
     ///   `String`, the body as text.
-    /// - Throws: ``EndpointError/noData(type:response:)`` for an empty body, otherwise
+    /// - Throws: ``EndpointError/noData(type:response:)`` for an empty body,
+    ///   ``EndpointError/unexpectedContentType(_:body:)`` for a response whose `Content-Type` is not JSON, otherwise
     ///   ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
     public func decodeResponse<T: Decodable>(_ data: Data?, _ response: HTTPURLResponse) throws -> T {
         try decodeBody(from: data, response: response)
     }
 
     /// Decodes `data` as `T`, following the empty-body rules of ``decodeResponse(_:_:)``; a `String` (or `String?`)
-    /// is the body as text, not JSON (``decodeText(_:response:)``).
-    func decodeBody<T: Decodable>(from data: Data?, response: URLResponse?) throws(EndpointError) -> T {
+    /// is the body as text, not JSON (``decodeText(_:response:)``). With `checksContentType`, a body whose
+    /// `Content-Type` is not JSON is refused before decoding.
+    func decodeBody<T: Decodable>(
+        from data: Data?, response: URLResponse?, checksContentType: Bool = true
+    ) throws(EndpointError) -> T {
         let isText = T.self == String.self || T.self == String?.self
         guard let data, !data.isEmpty else {
             if let empty = T.self as? any EmptyBodyDecodable.Type, let value = empty.emptyBodyValue as? T {
@@ -186,6 +199,13 @@ extension JSONDecoder {
             }
             if isText, let empty = "" as? T { return empty }
             throw .noData(type: EndpointError.typeName(T.self), response: response as? HTTPURLResponse)
+        }
+        let mediaType = Self.contentType(of: response).mediaType
+        if checksContentType, !isText, !mediaType.isEmpty, mediaType != "application/json", mediaType != "text/json",
+            !mediaType.hasSuffix("+json")
+        {
+            let value = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? mediaType
+            throw .unexpectedContentType(value, body: data)
         }
         do {
             if isText, let text = try Self.decodeText(data, response: response) as? T { return text }

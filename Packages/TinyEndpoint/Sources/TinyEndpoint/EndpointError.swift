@@ -32,6 +32,11 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
     case notHTTPResponse
     /// The response was expected to be empty (``EndpointExpectation/emptyResponse(_:_:)``) but had a body.
     case unexpectedBody(Data)
+    /// JSON was expected, but the response's `Content-Type` names another media type (the value given, for example
+    /// `text/html; charset=utf-8`); nothing was decoded. `body` is the bytes that came. JSON is `application/json`,
+    /// `text/json` or any `…+json`; a response without a `Content-Type` is decoded. For a server that mislabels its
+    /// JSON, pass `checksContentType: false`.
+    case unexpectedContentType(String, body: Data)
 
     /// The same text as ``description``, so `localizedDescription` (and UI built on it) says what happened.
     public var errorDescription: String? { description }
@@ -53,6 +58,9 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
             return "the response is not an HTTP response"
         case .unexpectedBody(let body):
             return "expected an empty response, got \(body.count) bytes: \(HTTPRedaction.preview(of: body))"
+        case .unexpectedContentType(let contentType, let body):
+            return
+                "expected a JSON response, got Content-Type \"\(contentType)\"; body: \(HTTPRedaction.preview(of: body))"
         }
     }
 

@@ -30,6 +30,8 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     public var decoder: JSONDecoder
     /// The encoder for the bodies of `post`, `put` and `patch`.
     public var encoder: JSONEncoder
+    /// Whether a response whose `Content-Type` is not JSON is refused before decoding.
+    let checksContentType: Bool
 
     /// Creates a client.
     ///
@@ -37,13 +39,18 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     ///   - transport: The transport; by default the shared live `URLSessionTransport`.
     ///   - decoder: The decoder for response bodies.
     ///   - encoder: The encoder for request bodies.
+    ///   - checksContentType: Whether ``request(_:as:)`` refuses a response whose `Content-Type` is not JSON
+    ///     (`application/json`, `text/json`, `…+json`; none is fine) before decoding it: a
+    ///     ``TinyAPIError/Kind/decodingError(_:)`` keeping ``EndpointError/unexpectedContentType(_:body:)``. Pass
+    ///     `false` for a server that labels its JSON as something else.
     public init(
         transport: any HTTPTransport = URLSessionTransport.shared, decoder: JSONDecoder = JSONDecoder(),
-        encoder: JSONEncoder = JSONEncoder()
+        encoder: JSONEncoder = JSONEncoder(), checksContentType: Bool = true
     ) {
         self.transport = transport
         self.decoder = decoder
         self.encoder = encoder
+        self.checksContentType = checksContentType
     }
 
     /// The live client on the shared `URLSessionTransport`, with default JSON coders.
@@ -58,7 +65,8 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     /// - Throws: ``TinyAPIError``.
     public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
         do {
-            return try await transport.load(endpoint.endpoint(as: type, decoder: decoder))
+            return try await transport.load(
+                endpoint.endpoint(as: type, decoder: decoder, checksContentType: checksContentType))
         } catch {
             throw TinyAPIError(error)
         }

@@ -129,14 +129,16 @@ extension TinyAPIEndpoint {
     /// ```
     ///
     /// - Parameters:
-    ///   - type: The result type.
+    ///   - type: The result type; `String` is the body as text.
     ///   - decoder: The decoder for the response.
+    ///   - checksContentType: Whether a response whose `Content-Type` is not JSON is refused before decoding, with
+    ///     ``EndpointError/unexpectedContentType(_:body:)``; `false` for a server that mislabels its JSON.
     /// - Throws: ``EndpointError/invalidURL(_:reason:)`` when the request cannot be built.
-    public func endpoint<T: DecodableResult>(as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws
-        -> Endpoint<T>
-    {
+    public func endpoint<T: DecodableResult>(
+        as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder(), checksContentType: Bool = true
+    ) throws -> Endpoint<T> {
         Endpoint(request: try makeRequest()) { data, response in
-            Result { try decoder.decodeBody(from: data, response: response) }
+            Result { try decoder.decodeBody(from: data, response: response, checksContentType: checksContentType) }
         }
     }
 }

@@ -67,7 +67,8 @@ public struct TinyAPIError: Error, Sendable, Equatable, LocalizedError, CustomSt
         case let error as EndpointError:
             switch error {
             case .noData: self.init(.noData, underlyingError: error)
-            case .decodingFailed, .unexpectedBody: self.init(.decodingError(error.description), underlyingError: error)
+            case .decodingFailed, .unexpectedBody, .unexpectedContentType:
+                self.init(.decodingError(error.description), underlyingError: error)
             case .encodingFailed: self.init(.encodingError(error.description), underlyingError: error)
             case .invalidURL: self.init(.invalidURL, underlyingError: error)
             case .notHTTPResponse: self.init(.networkError(error.description), underlyingError: error)

@@ -16,7 +16,8 @@ public enum MockError: Error, Equatable, Sendable, CustomStringConvertible, Loca
     /// The mock file exists but could not be read.
     case unreadableFile(path: String, reason: String)
     /// The request's path cannot name a mock file safely (a `.` or `..` segment, invalid percent-encoding, a
-    /// method that is not an HTTP token) or the file name would be longer than the 255-byte limit of file systems.
+    /// method that is not an HTTP token), the file name would be longer than the 255-byte limit of file systems,
+    /// or the mock file is a symbolic link that leads outside the mock directory.
     case unsafePath(path: String, reason: String)
     /// A value given to `MockResponse.json(_:status:headers:encoder:)` could not be encoded as JSON.
     case cannotEncode(type: String, reason: String)

@@ -17,7 +17,9 @@ import TinyHTTPTransport
 /// (NUL included) are written percent-encoded (`%2F`, `%5C`, `%25`, `%00`), so a file name can never contain a
 /// path separator; other text, unicode included, is kept (in Unicode normalization form C). A `.` or `..`
 /// segment, invalid percent-encoding, or a name longer than 255 bytes is refused with
-/// ``MockError/unsafePath(path:reason:)``: a request can never make the mock read outside its directory.
+/// ``MockError/unsafePath(path:reason:)``: a request can never make the mock read outside its directory. Nor can a
+/// file in it: a symbolic link that leads outside the directory is refused too (links are resolved on both sides,
+/// so a directory reached through a link works).
 ///
 /// ```swift
 /// let fixtures = MockFiles.bundle(.module, subdirectory: "Fixtures")   // a test target's resources
@@ -98,8 +100,30 @@ public struct MockFiles: Sendable, CustomStringConvertible {
 
     /// The URL of the file named `name` in ``directory``, `nil` if it would lie outside it (never, for names made
     /// by ``fileName(for:path:)``; checked again all the same).
-    func url(ofFileNamed name: String) -> URL? {
+    ///
+    /// Symbolic links are resolved on both sides: a directory reached through a link works, and a file that is a
+    /// link to something outside the directory is refused.
+    ///
+    /// - Throws: ``MockError/unsafePath(path:reason:)`` (naming the request's `path`) when the file is a link that
+    ///   leads outside the directory.
+    func url(ofFileNamed name: String, path: String) throws -> URL? {
         let file = directory.appendingPathComponent(name, isDirectory: false).standardizedFileURL
-        return file.deletingLastPathComponent().path == directory.path ? file : nil
+        guard file.deletingLastPathComponent().path == directory.path else { return nil }
+        // A file that does not exist (or a dangling link) is no mock, and nothing is read.
+        guard let realFile = Self.realPath(file.path), let realDirectory = Self.realPath(directory.path) else {
+            return file
+        }
+        guard realFile.hasPrefix(realDirectory.hasSuffix("/") ? realDirectory : realDirectory + "/") else {
+            throw MockError.unsafePath(
+                path: path, reason: "its mock file \(name) is a link to \(realFile), outside the mock directory")
+        }
+        return file
+    }
+
+    /// `path` with every symbolic link resolved (`realpath(3)`), `nil` when it does not lead to an existing file.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -186,7 +186,9 @@ public final class MockTransport: HTTPTransport, Sendable {
             throw MockError.noMock(method: method, path: path.description, lookedFor: nil, in: nil, routes: routes)
         }
         let name = try MockFiles.fileName(for: method, segments: path.segments, path: path.description)
-        guard let file = files.url(ofFileNamed: name), FileManager.default.fileExists(atPath: file.path) else {
+        guard let file = try files.url(ofFileNamed: name, path: path.description),
+            FileManager.default.fileExists(atPath: file.path)
+        else {
             throw MockError.noMock(
                 method: method, path: path.description, lookedFor: name, in: files.directory.path, routes: routes)
         }

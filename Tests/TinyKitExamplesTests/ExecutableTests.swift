@@ -7,10 +7,12 @@ import TinyHTTPTransport
 #endif
 
 /// The built `tinykit-examples` executable, run as a user runs it: exit status and what reaches the terminal.
-@Suite(.enabled(if: BuiltExecutable.url != nil, "tinykit-examples is not built next to the tests"))
-struct ExecutableTests {
+///
+/// `swift build --build-tests` and `swift test` build it next to the tests; when it is missing, every test here
+/// fails saying so (never a silent skip that would pass CI without running the program).
+@Suite struct ExecutableTests {
     func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        guard let executable = BuiltExecutable.url else { throw CancellationError() }
+        let executable = try BuiltExecutable.require()
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -59,7 +61,7 @@ struct ExecutableTests {
     }
 
     @Test func servesTheDemoAPIUntilStopped() async throws {
-        guard let executable = BuiltExecutable.url else { return }
+        let executable = try BuiltExecutable.require()
         let process = Process()
         process.executableURL = executable
         process.arguments = ["--serve"]
@@ -87,6 +89,12 @@ struct ExecutableTests {
         #expect(String(decoding: body, as: UTF8.self).contains("Alan Turing"))
     }
 
+    /// A program that was not built is a failure naming where it was looked for, never a skipped suite.
+    @Test func aMissingExecutableIsAnErrorNotASkip() throws {
+        let error = try #require(throws: BuiltExecutable.Missing.self) { try BuiltExecutable.require("no-such-tool") }
+        #expect(error.description.hasPrefix("no-such-tool is not built next to the tests (looked in /"))
+    }
+
     @Test func helpPrintsUsage() throws {
         let (status, output, _) = try run(["--help"])
         #expect(status == 0)
@@ -96,12 +104,30 @@ struct ExecutableTests {
 
 /// The `tinykit-examples` executable in the build products folder of these tests, if it was built.
 enum BuiltExecutable {
-    static let url: URL? = {
-        let folders =
-            Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
-            .map { $0.deletingLastPathComponent() }
-            + [Bundle.main.executableURL?.deletingLastPathComponent()].compactMap { $0 }
-        return folders.map { $0.appendingPathComponent("tinykit-examples") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    /// The folders looked in: the one holding the test bundle, and the one holding the test runner.
+    static let folders: [URL] =
+        Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
+        .map { $0.deletingLastPathComponent() }
+        + [Bundle.main.executableURL?.deletingLastPathComponent()].compactMap { $0 }
+
+    /// The URL of the executable `name`.
+    ///
+    /// - Throws: ``Missing``, naming the folders looked in, when it was not built.
+    static func require(_ name: String = "tinykit-examples") throws -> URL {
+        guard
+            let url = folders.map({ $0.appendingPathComponent(name) })
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+        else { throw Missing(name: name, folders: folders) }
+        return url
+    }
+
+    /// The executable was not found next to the tests.
+    struct Missing: Error, CustomStringConvertible {
+        let name: String
+        let folders: [URL]
+        var description: String {
+            "\(name) is not built next to the tests (looked in \(folders.map(\.path).joined(separator: ", "))): "
+                + "build it with `swift build --build-tests` before `swift test --skip-build`"
+        }
+    }
 }

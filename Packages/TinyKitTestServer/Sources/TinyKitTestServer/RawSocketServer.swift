@@ -33,6 +33,9 @@ public final class RawSocketServer: Sendable {
         case trickle(Data, interval: TimeInterval)
         /// Waits `seconds`, or less when the client closes the connection first (the script then stops).
         case pause(TimeInterval)
+        /// Writes these bytes again and again, waiting `interval` seconds between writes, until the client closes
+        /// the connection (an endless stream, for example of `1xx` responses); the script then stops.
+        case `repeat`(Data, interval: TimeInterval)
         /// Closes the connection with a TCP reset (`SO_LINGER` 0) and stops the script.
         case reset
     }
@@ -149,6 +152,12 @@ public final class RawSocketServer: Sendable {
                 }
             case .pause(let seconds):
                 guard waitWhileOpen(connection, seconds: seconds, counters: counters) else { return }
+            case .repeat(let data, let interval):
+                while write(data, to: connection) {
+                    guard waitWhileOpen(connection, seconds: interval, counters: counters) else { return }
+                }
+                counters.update { $0.closedByClient += 1 }
+                return
             case .reset:
                 resetting = true
                 return

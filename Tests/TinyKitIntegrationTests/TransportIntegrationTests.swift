@@ -48,7 +48,7 @@ import TinyKitTestServer
     @Test func dataTaskForAnEndpointRefusesAMethodThatIsNotAToken() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
-        let request = URLRequest(method: HTTPMethod("GET\r\nX-Injected: 1\r\nX:"), url: server.url("/echo"))
+        let request = URLRequest(method: HTTPMethod(rawValue: "GET\r\nX-Injected: 1\r\nX:"), url: server.url("/echo"))
         let endpoint = Endpoint<()>(request: request) { _, _ in .success(()) }
 
         let refusal = await withCheckedContinuation { continuation in

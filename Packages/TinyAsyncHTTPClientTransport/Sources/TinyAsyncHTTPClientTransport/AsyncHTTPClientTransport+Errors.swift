@@ -27,7 +27,7 @@
         /// - Parameters:
         ///   - error: What the client threw.
         ///   - request: The request that failed.
-        static func transportError(for error: any Error, request: URLRequest) -> HTTPTransportError {
+        public static func transportError(for error: any Error, request: URLRequest) -> HTTPTransportError {
             if error is HTTPTransportError || error is CancellationError {
                 return HTTPTransportError(mapping: error, request: request)
             }

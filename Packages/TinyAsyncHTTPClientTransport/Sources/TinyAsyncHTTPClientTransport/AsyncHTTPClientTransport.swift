@@ -43,7 +43,7 @@
     ///
     /// What it does not do, unlike `URLSession`: no cookie storage, no response cache, no proxy settings from the
     /// system, and no `httpBodyStream` (the request is refused: set `httpBody`). A request without `User-Agent` gets
-    /// ``userAgent``. `cachePolicy`, `httpShouldHandleCookies`, `httpShouldUsePipelining`, `mainDocumentURL`,
+    /// one of its own. `cachePolicy`, `httpShouldHandleCookies`, `httpShouldUsePipelining`, `mainDocumentURL`,
     /// `networkServiceType` and the `allows…NetworkAccess` flags have no effect.
     public struct AsyncHTTPClientTransport: HTTPTransport {
         /// A transport that sends with ``sharedClient``, for everyone who does not need another client.
@@ -152,7 +152,7 @@
 
         /// The `User-Agent` of a request that sets none (some APIs refuse requests without one; `URLSession` always
         /// sends one, AsyncHTTPClient does not).
-        public static let userAgent = "TinyKit AsyncHTTPClientTransport"
+        static let userAgent = "TinyKit AsyncHTTPClientTransport"
 
         /// When the response head must have arrived: `timeoutInterval` from now, or never for a value that is not
         /// a positive number of seconds.

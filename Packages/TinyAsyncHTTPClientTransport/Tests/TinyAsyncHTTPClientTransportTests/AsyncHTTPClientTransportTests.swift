@@ -220,7 +220,7 @@ import TinyKitTestServer
         let seen = server.requests
         #expect(seen.count == 2)
         #expect(seen.first?.header("Accept-Encoding")?.contains("gzip") == true)
-        #expect(seen.first?.header("User-Agent") == AsyncHTTPClientTransport.userAgent)
+        #expect(seen.first?.header("User-Agent") == "TinyKit AsyncHTTPClientTransport")
         #expect(seen.last?.header("User-Agent") == "MyApp/2")
     }
 
@@ -263,7 +263,7 @@ import TinyKitTestServer
     @Test func traceWithABodyIsAnInvalidRequest() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
-        var request = URLRequest(method: HTTPMethod("TRACE"), url: server.url("/echo"))
+        var request = URLRequest(method: HTTPMethod(rawValue: "TRACE"), url: server.url("/echo"))
         request.httpBody = Data("x".utf8)
 
         let error = try await #require(throws: HTTPTransportError.self) {

@@ -65,7 +65,7 @@ import TinyHTTPTransport
     @Test func acceptsBothMethodSpellings() throws {
         #expect(Endpoint<()>(.GET, url: try apiURL()).request.httpMethod == "GET")
         #expect(Endpoint<()>(.delete, url: try apiURL()).request.httpMethod == "DELETE")
-        #expect(Endpoint<()>(HTTPMethod("PROPFIND"), url: try apiURL()).request.httpMethod == "PROPFIND")
+        #expect(Endpoint<()>(HTTPMethod(rawValue: "PROPFIND"), url: try apiURL()).request.httpMethod == "PROPFIND")
     }
 
     @Test func parsesWithTheBodyAndResponse() throws {

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// request.httpAccept(.json)
-/// request.httpContentType(ContentType("application/vnd.api+json"))
+/// request.httpContentType(ContentType(rawValue: "application/vnd.api+json"))
 /// ```
 public struct ContentType: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The header value, for example `"application/json"`.
@@ -12,9 +12,6 @@ public struct ContentType: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     /// Creates a content type from its header value.
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// Creates a content type from its header value.
-    public init(_ rawValue: String) { self.init(rawValue: rawValue) }
-
     /// Creates a content type from a string literal.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
 
@@ -22,9 +19,9 @@ public struct ContentType: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     public var description: String { rawValue }
 
     /// `application/json`.
-    public static let json = ContentType("application/json")
+    public static let json = ContentType(rawValue: "application/json")
     /// `application/x-www-form-urlencoded`.
-    public static let urlencoded = ContentType("application/x-www-form-urlencoded")
+    public static let urlencoded = ContentType(rawValue: "application/x-www-form-urlencoded")
     /// `text/plain`.
-    public static let plainText = ContentType("text/plain")
+    public static let plainText = ContentType(rawValue: "text/plain")
 }

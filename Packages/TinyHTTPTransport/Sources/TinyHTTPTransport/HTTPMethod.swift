@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// let method: HTTPMethod = .post
-/// let custom = HTTPMethod("PROPFIND")
+/// let custom = HTTPMethod(rawValue: "PROPFIND")
 /// ```
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The method token as sent on the wire, for example `"GET"`.
@@ -13,9 +13,6 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// Creates a method from its token; the token is upper-cased, as HTTP methods conventionally are.
     public init(rawValue: String) { self.rawValue = rawValue.uppercased() }
 
-    /// Creates a method from its token.
-    public init(_ rawValue: String) { self.init(rawValue: rawValue) }
-
     /// Creates a method from a string literal.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
 
@@ -23,19 +20,19 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public var description: String { rawValue }
 
     /// `GET`.
-    public static let get = HTTPMethod("GET")
+    public static let get = HTTPMethod(rawValue: "GET")
     /// `POST`.
-    public static let post = HTTPMethod("POST")
+    public static let post = HTTPMethod(rawValue: "POST")
     /// `PUT`.
-    public static let put = HTTPMethod("PUT")
+    public static let put = HTTPMethod(rawValue: "PUT")
     /// `PATCH`.
-    public static let patch = HTTPMethod("PATCH")
+    public static let patch = HTTPMethod(rawValue: "PATCH")
     /// `DELETE`.
-    public static let delete = HTTPMethod("DELETE")
+    public static let delete = HTTPMethod(rawValue: "DELETE")
     /// `HEAD`.
-    public static let head = HTTPMethod("HEAD")
+    public static let head = HTTPMethod(rawValue: "HEAD")
     /// `OPTIONS`.
-    public static let options = HTTPMethod("OPTIONS")
+    public static let options = HTTPMethod(rawValue: "OPTIONS")
     /// `TRACE`.
-    public static let trace = HTTPMethod("TRACE")
+    public static let trace = HTTPMethod(rawValue: "TRACE")
 }

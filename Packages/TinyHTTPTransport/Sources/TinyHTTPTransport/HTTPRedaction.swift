@@ -16,12 +16,16 @@ import Foundation
 /// // ["Authorization": "***", "Accept": "application/json"]
 /// ```
 ///
-/// Names are compared case-insensitively.
+/// Names are compared case-insensitively. `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are secret in
+/// every redaction, like the password of a URL.
 public struct HTTPRedaction: Hashable, Sendable {
     /// The secret header names, lower-cased.
-    public private(set) var headers: Set<String>
+    private(set) var headers: Set<String>
     /// The secret query parameter names, lower-cased.
-    public private(set) var queryParameters: Set<String>
+    private(set) var queryParameters: Set<String>
+
+    /// The headers that are secret in every redaction: credentials and cookies.
+    private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
     /// What a secret value is replaced with: `***`.
     static let placeholder = "***"
@@ -33,10 +37,11 @@ public struct HTTPRedaction: Hashable, Sendable {
         headers: ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"],
         queryParameters: ["access_token", "refresh_token", "id_token", "client_secret", "api_key", "password"])
 
-    /// Creates a redaction of exactly these header and query parameter names (see ``default`` and
-    /// ``adding(headers:queryParameters:)`` to extend the usual ones instead).
+    /// Creates a redaction of these header and query parameter names (see ``default`` and
+    /// ``adding(headers:queryParameters:)`` to extend the usual ones instead). `Authorization`,
+    /// `Proxy-Authorization`, `Cookie` and `Set-Cookie` are secret in every redaction.
     public init(headers: Set<String>, queryParameters: Set<String> = []) {
-        self.headers = Set(headers.map { $0.lowercased() })
+        self.headers = Set(headers.map { $0.lowercased() }).union(Self.credentialHeaders)
         self.queryParameters = Set(queryParameters.map { $0.lowercased() })
     }
 

@@ -13,7 +13,7 @@ extension URLRequest {
 
     /// The request's method as an ``HTTPMethod`` (`GET` when none was set, as `URLSession` does).
     public var method: HTTPMethod {
-        get { HTTPMethod(httpMethod ?? "GET") }
+        get { HTTPMethod(rawValue: httpMethod ?? "GET") }
         set { httpMethod = newValue.rawValue }
     }
 

@@ -8,7 +8,7 @@ import TinyHTTPTransport
     }
 
     @Test func customTokensAreUppercased() {
-        #expect(HTTPMethod("propfind").rawValue == "PROPFIND")
+        #expect(HTTPMethod(rawValue: "propfind").rawValue == "PROPFIND")
         let literal: HTTPMethod = "patch"
         #expect(literal == .patch)
     }

@@ -33,8 +33,8 @@ import TinyHTTPTransport
     @Test func contentTypesAreExtensible() {
         let custom: ContentType = "application/vnd.api+json"
         #expect(custom.rawValue == "application/vnd.api+json")
-        #expect(ContentType("text/plain") == .plainText)
-        #expect(ContentType("application/xml").description == "application/xml")
+        #expect(ContentType(rawValue: "text/plain") == .plainText)
+        #expect(ContentType(rawValue: "application/xml").description == "application/xml")
         #expect(Set<ContentType>([.json, .json, "text/html"]).count == 2)
     }
 }

@@ -304,7 +304,7 @@ public enum TransportBehaviour {
                 try await expectOnlyTheNextRequestArrives(through: transport, at: server)
             },
             .onServer("method that is not a token is refused as invalidRequest, nothing sent") { transport, server in
-                let method = HTTPMethod("GET\r\nX-Injected: 1\r\nX:")
+                let method = HTTPMethod(rawValue: "GET\r\nX-Injected: 1\r\nX:")
                 let request = URLRequest(method: method, url: server.url("/refused"))
 
                 let error = try await #require(throws: HTTPTransportError.self) { try await transport.send(request) }

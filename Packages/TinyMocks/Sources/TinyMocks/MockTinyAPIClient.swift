@@ -26,9 +26,9 @@ public struct MockTinyAPIClient: APIClientProtocol, Sendable {
     /// The mock transport every request goes through: register routes on it, read its recorded requests.
     public let transport: MockTransport
     /// The decoder for response bodies.
-    public var decoder: JSONDecoder
+    let decoder: JSONDecoder
     /// The encoder for the bodies of `post`, `put` and `patch`.
-    public var encoder: JSONEncoder
+    let encoder: JSONEncoder
 
     /// Creates a mock client over `transport`.
     public init(transport: MockTransport, decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()) {

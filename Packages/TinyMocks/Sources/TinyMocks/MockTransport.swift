@@ -23,7 +23,7 @@ import Foundation
 /// 3. Otherwise the mock file the request maps to answers with status 200 (see ``MockFiles`` for the names).
 /// 4. Otherwise the request fails with ``MockError/noMock(method:path:lookedFor:in:routes:)``.
 ///
-/// The answer comes after the route's delay, or the mock's ``delay``, waited on ``clock``. Failures are thrown as
+/// The answer comes after the route's delay, or the mock's `delay`, waited on its `clock`. Failures are thrown as
 /// `HTTPTransportError`, as from a live transport: a ``MockError`` as its `underlyingError` (code
 /// `invalidRequest` for ``MockError/unsafePath(path:reason:)``, `other` for the rest), and cancelling the
 /// awaiting task, also during a delay, as code `cancelled`.
@@ -33,9 +33,9 @@ import Foundation
 /// `"/users"`. Paths that do not start with the base path are used whole.
 public final class MockTransport: HTTPTransport, Sendable {
     /// Where mock files are read from; `nil` for routes only.
-    public let files: MockFiles?
+    let files: MockFiles?
     /// The delay before every answer, unless its route has its own.
-    public let delay: Duration
+    let delay: Duration
     /// What delays are waited on.
     let clock: any Clock<Duration>
     /// The leading path segments taken off request paths before matching routes and naming files.
@@ -112,9 +112,9 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// - Parameters:
     ///   - method: The method to match.
     ///   - path: The path to match, written as in a URL (percent-encoded); empty segments and a trailing `/` do
-    ///     not matter; a ``basePath`` is not part of it.
+    ///     not matter; a `basePath` is not part of it.
     ///   - query: Query items the request must have (others may be present too); none by default.
-    ///   - delay: The delay of this route's answers; the mock's ``delay`` by default.
+    ///   - delay: The delay of this route's answers; the mock's `delay` by default.
     ///   - response: The first answer.
     ///   - more: The answers to the following calls, in order.
     public func register(
@@ -136,7 +136,7 @@ public final class MockTransport: HTTPTransport, Sendable {
     public var requests: [URLRequest] { state.withLock { $0.requests } }
 
     /// The registered routes, as `"GET /users"` or `"GET /search?q=swift"`, in registration order.
-    public var routes: [String] { state.withLock { $0.routes.map(\.label) } }
+    var routes: [String] { state.withLock { $0.routes.map(\.label) } }
 
     /// Answers `request` from a route or a mock file, after the delay; see ``MockTransport``.
     ///

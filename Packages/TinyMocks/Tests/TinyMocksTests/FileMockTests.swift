@@ -20,7 +20,7 @@ import TinyHTTPTransport
         (.get, "/users?page=2#top", "mock_get_users.json"),
         (.get, "/projects/a%2Fb", "mock_get_projects_a%2Fb.json"),
         (.get, "/a%5Cb/c%00d/100%25", "mock_get_a%5Cb_c%00d_100%25.json"),
-        (HTTPMethod("Propfind"), "/x", "mock_propfind_x.json"),
+        (HTTPMethod(rawValue: "Propfind"), "/x", "mock_propfind_x.json"),
     ])
     func namesFilesAfterMethodAndPath(method: HTTPMethod, path: String, expected: String) throws {
         #expect(try MockFiles.fileName(for: method, path: path) == expected)

@@ -3,6 +3,7 @@ import Testing
 import TinyEndpoint
 import TinyHTTPTransport
 import TinyMocks
+@testable import TinyMocks
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TinyEndpoint
 import TinyHTTPTransport
-import TinyMocks
+@testable import TinyMocks
 
 // The seed's (tinyAPI's) endpoint and mock examples, as written there (its `APIClientDependency` is in ReadmeTests).
 

@@ -2,11 +2,40 @@
 // The root manifest: every module of the monorepo, declared by path, so the repository can be consumed by URL.
 // Each Packages/<Name>/Package.swift declares the same module standalone for `swift test --package-path`.
 // See ARCHITECTURE.md ("Two manifests, one source tree").
-// Tools 6.1 for package traits: AsyncHTTPClient is a dependency only when a consumer enables the trait of that name.
+// Tools 6.1 for package traits: AsyncHTTPClient is a dependency only when a consumer enables the trait of that name,
+// swift-log only when it enables `Logging`. A consumer that enables neither resolves no third-party package (SwiftPM
+// 6.2+; scripts/check-consumer.sh proves it).
 import PackageDescription
 
 let platforms: [SupportedPlatform] = [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)]
 let settings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+#if compiler(>=6.2)
+    // TinyHTTPLogging logs through swift-log, whose mirrored release needs swift-tools 6.2: the `Logging` trait and
+    // swift-log are declared only for 6.2+ compilers, so that a consumer on Swift 6.1 still resolves every product
+    // (SwiftPM 6.1 fetches a trait's dependencies even when the trait is off). There TinyHTTPLogging is only the
+    // placeholder, and enabling `Logging` fails as an unknown trait.
+    let loggingTraits: Set<Trait> = [
+        .trait(
+            name: "Logging",
+            description: """
+                Builds TinyHTTPLogging's `.logging(_:)` middleware with apple/swift-log. Off by default: without it, no \
+                consumer builds or fetches swift-log, and TinyHTTPLogging holds only an unavailable placeholder that \
+                names this trait. Needs Swift 6.2 or later.
+                """)
+    ]
+    let loggingDependencies: [Package.Dependency] = [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2")
+    ]
+    /// swift-log's products, only with the `Logging` trait.
+    func swiftLog(_ products: String...) -> [Target.Dependency] {
+        products.map { .product(name: $0, package: "swift-log", condition: .when(traits: ["Logging"])) }
+    }
+#else
+    let loggingTraits: Set<Trait> = []
+    let loggingDependencies: [Package.Dependency] = []
+    func swiftLog(_ products: String...) -> [Target.Dependency] { [] }
+#endif
 
 /// A library module that lives in `Packages/<package>/Sources/<name>`.
 func module(_ name: String, in package: String? = nil, dependencies: [Target.Dependency] = []) -> Target {
@@ -37,8 +66,9 @@ let package = Package(
         .library(name: "TinyStoreTesting", targets: ["TinyStoreTesting"]),
         .library(name: "TinyStatefulEndpoint", targets: ["TinyStatefulEndpoint"]),
         .library(name: "TinyAsyncHTTPClientTransport", targets: ["TinyAsyncHTTPClientTransport"]),
+        .library(name: "TinyHTTPLogging", targets: ["TinyHTTPLogging"]),
     ],
-    traits: [
+    traits: loggingTraits.union([
         .trait(
             name: "AsyncHTTPClient",
             description: """
@@ -46,7 +76,7 @@ let package = Package(
                 TinyKit umbrella). Off by default: without it, no consumer builds (with SwiftPM 6.2+, fetches) \
                 AsyncHTTPClient or SwiftNIO.
                 """)
-    ],
+    ]),
     dependencies: [
         // Test-only: the in-process HTTP server of the integration tests. No library product uses it.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
@@ -55,7 +85,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-    ],
+    ] + loggingDependencies,
     targets: [
         module("TinyHTTPTransport"),
         module("TinyEndpoint", dependencies: ["TinyHTTPTransport"]),
@@ -75,6 +105,9 @@ let package = Package(
                     ("NIOFoundationCompat", "swift-nio"), ("NIOHTTP1", "swift-nio"), ("NIOPosix", "swift-nio"),
                     ("NIOHTTPCompression", "swift-nio-extras"),
                 ].map { .product(name: $0, package: $1, condition: .when(traits: ["AsyncHTTPClient"])) }),
+        // Without the `Logging` trait (and on Swift 6.1) it declares only an unavailable placeholder naming the trait.
+        // Not in the umbrella.
+        module("TinyHTTPLogging", dependencies: ["TinyHTTPTransport"] + swiftLog("Logging")),
         .target(
             name: "TinyKit",
             dependencies: [
@@ -90,6 +123,11 @@ let package = Package(
         unitTests("TinyRequestState", dependencies: ["TinyRequestState"]),
         unitTests("TinyStore", dependencies: ["TinyStore", "TinyStoreTesting", "TinyRequestState"]),
         unitTests("TinyStatefulEndpoint", dependencies: ["TinyStatefulEndpoint", "TinyMocks"]),
+        // Its tests need the trait (`swift test --traits Logging`, as scripts/test-all.sh runs them): without it they
+        // compile to one disabled test that says so.
+        unitTests(
+            "TinyHTTPLogging",
+            dependencies: ["TinyHTTPLogging", "TinyHTTPTransport"] + swiftLog("Logging", "InMemoryLogging")),
 
         // Test support (Packages/TinyKitTestServer): the in-process HTTP server of the integration tests and the
         // transport behaviour suite. No product exports it.
@@ -140,22 +178,3 @@ let package = Package(
             swiftSettings: settings),
     ]
 )
-
-#if compiler(>=6.2)
-    // TinyHTTPLogging logs through swift-log, whose mirrored release needs swift-tools 6.2. It is declared
-    // only for 6.2+ compilers so that a consumer on Swift 6.1 still resolves every other product. A dependency of
-    // a library product is resolved (fetched) by every consumer of this repository, but only consumers of
-    // TinyHTTPLogging build it (it is not in the TinyKit umbrella).
-    package.dependencies.append(.package(url: "https://github.com/apple/swift-log", from: "1.16.2"))
-    package.products.append(.library(name: "TinyHTTPLogging", targets: ["TinyHTTPLogging"]))
-    package.targets += [
-        module(
-            "TinyHTTPLogging", dependencies: ["TinyHTTPTransport", .product(name: "Logging", package: "swift-log")]),
-        unitTests(
-            "TinyHTTPLogging",
-            dependencies: [
-                "TinyHTTPLogging", "TinyHTTPTransport", .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryLogging", package: "swift-log"),
-            ]),
-    ]
-#endif

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Proves the repository is consumable by URL: clones it, tags the clone 1.0.0, and builds throwaway consumer
-# packages that depend on it by that git URL and version. Each consumer must build, and its resolved graph must not
-# contain test-only or example-only dependencies (FlyingFox). The only other package a consumer may resolve is
-# swift-log: TinyHTTPLogging, a library product, depends on it, and SwiftPM resolves (fetches) the dependencies of
-# a dependency's library products for every consumer, used or not. Only a consumer of TinyHTTPLogging builds it.
-# AsyncHTTPClient and SwiftNIO are the exception that traits make: TinyKit depends on them only under its
-# `AsyncHTTPClient` trait, so a consumer resolves them only when it enables that trait (checked last, resolve only:
-# building them takes minutes, and the package's own step builds and tests the module).
+# packages that depend on it by that git URL and version. Each consumer must build (or, for a product whose trait is
+# off, fail with a message naming the trait), and the third-party packages it resolves and checks out must be exactly
+# the ones its traits call for:
+#
+#   no trait           nothing at all: no swift-log, no AsyncHTTPClient, no SwiftNIO, no test-only FlyingFox
+#                      (the plain consumers, and the consumers of TinyHTTPLogging and TinyAsyncHTTPClientTransport
+#                      with their traits off, which get placeholders that name the trait to enable)
+#   Logging            swift-log, and TinyHTTPLogging's middleware builds and logs
+#   AsyncHTTPClient    async-http-client and swift-nio among others (resolve only: building them takes minutes, and
+#                      scripts/test-ahc.sh builds and tests the module)
+#
+# Needs SwiftPM 6.2 or later: 6.1 fetches a trait's dependencies even when the trait is off (and TinyKit declares
+# the Logging trait only for 6.2+).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+started=$SECONDS
 
 # A snapshot of the working tree (committed and new files, minus ignored ones) as a fresh git repository.
 mkdir -p "$work/tinykit"
@@ -41,58 +48,102 @@ let package = Package(
 MANIFEST
     printf '%s\n' "$source" >"$dir/Sources/$name/main.swift"
 }
-# pins_of DIR: the identities a consumer resolved, TinyKit itself left out.
-pins_of() { grep -o '"identity" : "[^"]*"' "$1/Package.resolved" | cut -d'"' -f4 | grep -v '^tinykit$' | sort | tr '\n' ' '; }
+# pins_of DIR: the identities a consumer resolved (its Package.resolved), TinyKit itself left out.
+pins_of() {
+    [ -f "$1/Package.resolved" ] || return 0
+    grep -o '"identity" : "[^"]*"' "$1/Package.resolved" | cut -d'"' -f4 | { grep -v '^tinykit$' || true; } | sort |
+        tr '\n' ' '
+}
+# checkouts_of DIR: the packages a consumer fetched (its .build/checkouts), TinyKit itself left out.
+checkouts_of() { { ls "$1/.build/checkouts" 2>/dev/null || true; } | { grep -v '^tinykit$' || true; } | sort | tr '\n' ' '; }
 
-# consumer NAME PRODUCT ALLOWED_PINS [MORE_PRODUCTS]: builds and runs a consumer of PRODUCT (and MORE_PRODUCTS, space
-# separated); fails if a pin outside ALLOWED_PINS appears.
-consumer() {
-    local name=$1 product=$2 allowed=$3 more=${4:-} dir="$work/$1" imports="" p pins
-    for p in $product $more; do imports+="import $p"$'\n'; done
-    write_consumer "$name" "$product $more" "${imports}print(HTTPMethod.get.rawValue)"
-    swift build --package-path "$dir" >"$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
-    pins=$(pins_of "$dir" || true)
-    for pin in $pins; do
-        case " $allowed " in *" $pin "*) ;; *)
-            echo "FAIL: a consumer of $product resolved '$pin' (allowed: ${allowed:-nothing})"
-            return 1
-            ;;
-        esac
-    done
-    "$dir/.build/debug/$name" | grep -qx GET
-    echo "ok: a consumer of $product by URL builds and runs; it resolved: ${pins:-nothing but tinykit}"
+# expect_packages NAME EXACT [AT_LEAST]: fails unless consumer NAME resolved and fetched exactly the space-separated
+# packages EXACT ("" for none), or, with AT_LEAST=at-least, at least them.
+expect_packages() {
+    local name=$1 want="" dir="$work/$1" pins checkouts p
+    for p in $2; do want+="$p "; done
+    want=$(printf '%s' "$want" | tr ' ' '\n' | grep -v '^$' | sort | tr '\n' ' ' || true)
+    pins=$(pins_of "$dir")
+    checkouts=$(checkouts_of "$dir")
+    if [ "${3:-}" = at-least ]; then
+        for p in $2; do
+            case " $pins " in *" $p "*) ;; *) echo "FAIL: $name did not resolve $p (resolved: ${pins:-nothing})"; return 1 ;; esac
+            case " $checkouts " in *" $p "*) ;; *) echo "FAIL: $name did not fetch $p (fetched: ${checkouts:-nothing})"; return 1 ;; esac
+        done
+        return 0
+    fi
+    [ "$pins" = "$want" ] ||
+        { echo "FAIL: $name resolved '${pins:-nothing}', expected '${want:-nothing}'"; return 1; }
+    [ "$checkouts" = "$want" ] ||
+        { echo "FAIL: $name fetched '${checkouts:-nothing}', expected '${want:-nothing}'"; return 1; }
 }
 
-consumer OnlyTransport TinyHTTPTransport "swift-log"
-consumer Umbrella TinyKit "swift-log"
-consumer WithLogging TinyHTTPLogging "swift-log" TinyHTTPTransport
+# consumer NAME PRODUCTS TRAITS EXPECTED_PACKAGES SOURCE: builds and runs a consumer of PRODUCTS with TRAITS (a Swift
+# array literal) on TinyKit; it must print GET and resolve exactly EXPECTED_PACKAGES.
+consumer() {
+    local name=$1 dir="$work/$1"
+    write_consumer "$name" "$2" "$5" "$3"
+    swift build --package-path "$dir" >"$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
+    expect_packages "$name" "$4"
+    "$dir/.build/debug/$name" 2>"$dir/run.log" | grep -qx GET ||
+        { cat "$dir/run.log"; echo "FAIL: $name did not print GET"; return 1; }
+    echo "ok: $name ($2; traits: ${3:-the defaults}) builds and runs; it resolved and fetched: ${4:-nothing but tinykit}"
+}
 
-# Without the trait: nothing of AsyncHTTPClient is resolved, and using the transport fails to compile with a message
-# that names the trait to enable.
-write_consumer TraitOff TinyAsyncHTTPClientTransport $'import TinyAsyncHTTPClientTransport\nprint(AsyncHTTPClientTransport.self)' '[]'
-if swift build --package-path "$work/TraitOff" >"$work/TraitOff/build.log" 2>&1; then
-    echo "FAIL: AsyncHTTPClientTransport compiled without the AsyncHTTPClient trait"
-    exit 1
-fi
-grep -q "enable TinyKit's AsyncHTTPClient trait" "$work/TraitOff/build.log" ||
-    { cat "$work/TraitOff/build.log"; echo "FAIL: no message naming the trait"; exit 1; }
-case " $(pins_of "$work/TraitOff") " in *" async-http-client "* | *" swift-nio "*)
-    echo "FAIL: a consumer without the trait resolved AsyncHTTPClient: $(pins_of "$work/TraitOff")"
-    exit 1
-    ;;
-esac
-echo "ok: without the trait, TinyAsyncHTTPClientTransport resolves nothing more and says which trait to enable"
+# placeholder NAME PRODUCT TRAIT SOURCE: a consumer of PRODUCT with no trait enabled must fail to compile SOURCE with
+# a message naming TRAIT, and resolve nothing but TinyKit.
+placeholder() {
+    local name=$1 dir="$work/$1"
+    write_consumer "$name" "$2" "$4" '[]'
+    if swift build --package-path "$dir" >"$dir/build.log" 2>&1; then
+        echo "FAIL: $name compiled without the $3 trait"
+        return 1
+    fi
+    grep -q "error: .*enable TinyKit's $3 trait" "$dir/build.log" ||
+        { cat "$dir/build.log"; echo "FAIL: $name: no message naming the $3 trait"; return 1; }
+    expect_packages "$name" ""
+    echo "ok: $name: without the $3 trait, $2 resolves and fetches nothing but tinykit and says which trait to enable:"
+    grep -m 1 -o "error: .*enable TinyKit's $3 trait.*" "$dir/build.log" | sed 's/^/    /'
 
-# With the trait: AsyncHTTPClient and SwiftNIO are resolved (resolve only; the package step builds them).
-write_consumer TraitOn TinyAsyncHTTPClientTransport \
+}
+
+# No trait: every package a consumer could want comes from TinyKit itself.
+consumer OnlyTransport TinyHTTPTransport '[]' "" $'import TinyHTTPTransport\nprint(HTTPMethod.get.rawValue)'
+# The defaults (no `traits:` at all) are the same: both traits are off by default.
+consumer Umbrella TinyKit "" "" $'import TinyKit\nprint(HTTPMethod.get.rawValue)'
+placeholder LoggingOff TinyHTTPLogging Logging \
+    $'import TinyHTTPLogging\nimport TinyHTTPTransport\n_ = URLSessionTransport.shared.with(.logging("app"))'
+placeholder AsyncHTTPClientOff TinyAsyncHTTPClientTransport AsyncHTTPClient \
+    $'import TinyAsyncHTTPClientTransport\nprint(AsyncHTTPClientTransport.self)'
+
+# Logging: swift-log and nothing else; the middleware logs a request through it.
+consumer WithLogging "TinyHTTPLogging TinyHTTPTransport" '["Logging"]' swift-log "$(
+    cat <<'SOURCE'
+import Foundation
+import Logging
+import TinyHTTPLogging
+import TinyHTTPTransport
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+struct Answer: HTTPTransport {
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        (Data(), HTTPURLResponse(url: request.url!, statusCode: 204, httpVersion: nil, headerFields: nil)!)
+    }
+}
+let transport = Answer().with(.logging(Logger(label: "consumer")))
+let (_, response) = try await transport.send(URLRequest(url: URL(string: "http://example.com/")!))
+print(response.statusCode == 204 ? HTTPMethod.get.rawValue : "unexpected \(response.statusCode)")
+SOURCE
+)"
+
+# AsyncHTTPClient: AsyncHTTPClient and SwiftNIO are resolved and fetched (resolve only; test-ahc builds them).
+write_consumer AsyncHTTPClientOn TinyAsyncHTTPClientTransport \
     $'import TinyAsyncHTTPClientTransport\nprint(AsyncHTTPClientTransport.shared)' '["AsyncHTTPClient"]'
-swift package --package-path "$work/TraitOn" resolve >"$work/TraitOn/resolve.log" 2>&1 ||
-    { cat "$work/TraitOn/resolve.log"; exit 1; }
-for pin in async-http-client swift-nio; do
-    case " $(pins_of "$work/TraitOn") " in *" $pin "*) ;; *)
-        echo "FAIL: a consumer with the trait did not resolve $pin: $(pins_of "$work/TraitOn")"
-        exit 1
-        ;;
-    esac
-done
-echo "ok: with the AsyncHTTPClient trait, a consumer resolves async-http-client and swift-nio"
+swift package --package-path "$work/AsyncHTTPClientOn" resolve >"$work/AsyncHTTPClientOn/resolve.log" 2>&1 ||
+    { cat "$work/AsyncHTTPClientOn/resolve.log"; exit 1; }
+expect_packages AsyncHTTPClientOn "async-http-client swift-nio" at-least
+echo "ok: AsyncHTTPClientOn: with the AsyncHTTPClient trait, a consumer resolves and fetches async-http-client and" \
+    "swift-nio (all: $(pins_of "$work/AsyncHTTPClientOn"))"
+echo "consumer check: $((SECONDS - started)) s"

@@ -1,11 +1,15 @@
 // swift-tools-version: 6.0
 // Standalone manifest: `swift test --package-path Packages/TinyHTTPLogging` builds and tests this package alone.
-// The root Package.swift declares the same module by path (see ARCHITECTURE.md, "Two manifests, one source tree").
+// The root Package.swift declares the same module by path, behind its `Logging` trait, so that only apps that enable
+// the trait resolve swift-log (see README.md, "Install"; ARCHITECTURE.md, "Two manifests, one source tree").
 // A package of its own because it depends on swift-log, which TinyHTTPTransport (Foundation only) must not.
 import PackageDescription
 
 // Warnings are errors for our own modules (allowed here because this manifest is only ever used by path).
-let settings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny"), .unsafeFlags(["-warnings-as-errors"])]
+// `Logging` is the condition the root's trait of that name sets: here swift-log is always there.
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"), .define("Logging"), .unsafeFlags(["-warnings-as-errors"]),
+]
 
 let package = Package(
     name: "TinyHTTPLogging",

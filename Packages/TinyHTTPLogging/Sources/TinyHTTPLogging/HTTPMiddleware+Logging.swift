@@ -1,84 +1,105 @@
-import Foundation
-import Logging
-@_spi(TinyKit) import TinyHTTPTransport
+// The middleware needs swift-log, which TinyKit resolves only with its `Logging` trait (the root Package.swift sets
+// the `Logging` condition then; the standalone Packages/TinyHTTPLogging/Package.swift always does).
+#if Logging
+    import Foundation
+    import Logging
+    @_spi(TinyKit) import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
 
-extension HTTPMiddleware {
-    /// Logs one line per request and one per response (or failure) through swift-log's `Logger`: method, URL,
-    /// status, body size and duration.
-    ///
-    /// ```swift
-    /// let transport = URLSessionTransport.shared.with(.retry(), .logging(Logger(label: "api")))
-    /// // → GET https://api.example.com/todos?page=2 (0 bytes)
-    /// // ← 200 GET https://api.example.com/todos?page=2 (1532 bytes, 84 ms)
-    /// ```
-    ///
-    /// - Headers and bodies are logged only when the logger's level is `trace`: one more line per request and per
-    ///   response, with `headers` and `body` (its first 1000 bytes, as text) in the metadata.
-    /// - Secrets are always redacted, whatever the level: the values of `Authorization`, `Proxy-Authorization`,
-    ///   `Cookie`, `Set-Cookie` and the headers and query parameters `redaction` names (see `HTTPRedaction`); the
-    ///   first four even when `redaction` was built without them. Bodies are not redacted: keep trace level off
-    ///   where bodies carry secrets.
-    /// - Put it below the retry middleware to log every attempt, and below the authorization middleware to see
-    ///   the header it adds (redacted).
-    ///
-    /// - Parameters:
-    ///   - logger: Where the lines go.
-    ///   - level: The level of the request and response lines; failures are logged at `warning` or this level,
-    ///     whichever is higher.
-    ///   - redaction: Which headers and query parameters hold secrets, besides the usual ones.
-    ///   - clock: What durations are measured with (any `Clock<Duration>`).
-    public static func logging(
-        _ logger: Logger, level: Logger.Level = .info, redaction: HTTPRedaction = .default,
-        clock: any Clock<Duration> = ContinuousClock()
-    ) -> HTTPMiddleware {
-        let redaction = redaction.adding(headers: HTTPRedaction.default.headers)
-        return HTTPMiddleware { request, next in
-            let exchange = redaction.summary(of: request)
-            let requestBody = request.httpBody ?? Data()
-            logger.log(level: level, "→ \(exchange) (\(requestBody.count) bytes)")
-            if logger.logLevel <= .trace {
-                logger.trace(
-                    "→ \(exchange) headers and body",
-                    metadata: details(request.allHTTPHeaderFields ?? [:], requestBody, redaction))
-            }
-            let (result, duration) = await measure(on: clock) { try await next.send(request) }
-            let (seconds, attoseconds) = duration.components
-            let elapsed = "\(Int((Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded())) ms"
-            switch result {
-            case .success((let body, let response)):
-                logger.log(level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")
+    extension HTTPMiddleware {
+        /// Logs one line per request and one per response (or failure) through swift-log's `Logger`: method, URL,
+        /// status, body size and duration.
+        ///
+        /// ```swift
+        /// let transport = URLSessionTransport.shared.with(.retry(), .logging(Logger(label: "api")))
+        /// // → GET https://api.example.com/todos?page=2 (0 bytes)
+        /// // ← 200 GET https://api.example.com/todos?page=2 (1532 bytes, 84 ms)
+        /// ```
+        ///
+        /// - Headers and bodies are logged only when the logger's level is `trace`: one more line per request and per
+        ///   response, with `headers` and `body` (its first 1000 bytes, as text) in the metadata.
+        /// - Secrets are always redacted, whatever the level: the values of `Authorization`, `Proxy-Authorization`,
+        ///   `Cookie`, `Set-Cookie` and the headers and query parameters `redaction` names (see `HTTPRedaction`); the
+        ///   first four even when `redaction` was built without them. Bodies are not redacted: keep trace level off
+        ///   where bodies carry secrets.
+        /// - Put it below the retry middleware to log every attempt, and below the authorization middleware to see
+        ///   the header it adds (redacted).
+        ///
+        /// - Parameters:
+        ///   - logger: Where the lines go.
+        ///   - level: The level of the request and response lines; failures are logged at `warning` or this level,
+        ///     whichever is higher.
+        ///   - redaction: Which headers and query parameters hold secrets, besides the usual ones.
+        ///   - clock: What durations are measured with (any `Clock<Duration>`).
+        public static func logging(
+            _ logger: Logger, level: Logger.Level = .info, redaction: HTTPRedaction = .default,
+            clock: any Clock<Duration> = ContinuousClock()
+        ) -> HTTPMiddleware {
+            return HTTPMiddleware { request, next in
+                let exchange = redaction.summary(of: request)
+                let requestBody = request.httpBody ?? Data()
+                logger.log(level: level, "→ \(exchange) (\(requestBody.count) bytes)")
                 if logger.logLevel <= .trace {
-                    let headers = response.allHeaderFields.reduce(into: [String: String]()) {
-                        $0[String(describing: $1.key)] = String(describing: $1.value)
-                    }
                     logger.trace(
-                        "← \(response.statusCode) \(exchange) headers and body",
-                        metadata: details(headers, body, redaction))
+                        "→ \(exchange) headers and body",
+                        metadata: details(request.allHTTPHeaderFields ?? [:], requestBody, redaction))
                 }
-                return (body, response)
-            case .failure(let error):
-                // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
-                // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
-                // Bodies stay on trace lines: the failure of a status the retry middleware gave up on carries one.
-                var failure = HTTPTransportError(mapping: error, request: nil)
-                failure.request = nil
-                failure.body = nil
-                let reason = failure.description(redacting: redaction)
-                logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed): \(reason)")
-                throw error
+                let (result, duration) = await measure(on: clock) { try await next.send(request) }
+                let (seconds, attoseconds) = duration.components
+                let elapsed = "\(Int((Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded())) ms"
+                switch result {
+                case .success((let body, let response)):
+                    logger.log(level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")
+                    if logger.logLevel <= .trace {
+                        let headers = response.allHeaderFields.reduce(into: [String: String]()) {
+                            $0[String(describing: $1.key)] = String(describing: $1.value)
+                        }
+                        logger.trace(
+                            "← \(response.statusCode) \(exchange) headers and body",
+                            metadata: details(headers, body, redaction))
+                    }
+                    return (body, response)
+                case .failure(let error):
+                    // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
+                    // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
+                    // Bodies stay on trace lines: the failure of a status the retry middleware gave up on carries one.
+                    var failure = HTTPTransportError(mapping: error, request: nil)
+                    failure.request = nil
+                    failure.body = nil
+                    let reason = failure.description(redacting: redaction)
+                    logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed): \(reason)")
+                    throw error
+                }
             }
         }
     }
-}
 
-/// The trace-level metadata of a request or response: its headers, secrets redacted, and the start of its body.
-private func details(_ headers: [String: String], _ body: Data, _ redaction: HTTPRedaction) -> Logger.Metadata {
-    [
-        "headers": .dictionary(redaction.redacted(headers: headers).mapValues { .string($0) }),
-        "body": .string(HTTPRedaction.preview(of: body, limit: 1000)),
-    ]
-}
+    /// The trace-level metadata of a request or response: its headers, secrets redacted, and the start of its body.
+    private func details(_ headers: [String: String], _ body: Data, _ redaction: HTTPRedaction) -> Logger.Metadata {
+        [
+            "headers": .dictionary(redaction.redacted(headers: headers).mapValues { .string($0) }),
+            "body": .string(HTTPRedaction.preview(of: body, limit: 1000)),
+        ]
+    }
+#else
+    import TinyHTTPTransport
+
+    extension HTTPMiddleware {
+        /// Not built: the `Logging` trait of TinyKit is off, so swift-log was not resolved.
+        ///
+        /// Enable it where you depend on TinyKit (Swift 6.2 or later):
+        /// `.package(url: "https://github.com/OWNER/tinykit", from: "1.0.0", traits: ["Logging"])`.
+        @available(
+            *, unavailable,
+            message: "enable TinyKit's Logging trait: .package(url: ..., from: ..., traits: [\"Logging\"])"
+        )
+        public static func logging(
+            _ logger: Any, level: Any? = nil, redaction: HTTPRedaction = .default, clock: Any? = nil
+        ) -> HTTPMiddleware {
+            fatalError("unavailable")
+        }
+    }
+#endif

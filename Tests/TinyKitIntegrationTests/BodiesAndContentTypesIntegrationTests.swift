@@ -126,6 +126,36 @@ import TinyKitTestServer
         #expect(viaClient == motd)
     }
 
+    // MARK: Error bodies
+
+    @Test func anAPIsErrorBodyDecodesInOneCallKeepingStatusHeadersAndBytes() async throws {
+        struct Problems: Decodable, Equatable, Sendable { var errors: [String: [String]] }
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let body = #"{"errors":{"email":["is taken"]}}"#
+        await server.route("POST /users") { _ in .json(422, body, headers: ["X-Request-ID": "r-1"]) }
+        let endpoint = Endpoint<Named>(json: .post, url: server.url("/users"), body: Named(name: "Ada"))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await bounded { [transport] in try await transport.load(endpoint) }
+        }
+
+        #expect(try error.decodeBody(as: Problems.self) == Problems(errors: ["email": ["is taken"]]))
+        #expect(error.code == .unacceptableStatus(422))
+        #expect(error.response?.value(forHTTPHeaderField: "X-Request-ID") == "r-1")
+        #expect(error.body == Data(body.utf8))
+
+        // Through TinyAPIClient, the same error is the TinyAPIError's underlying error.
+        let apiError = try await #require(throws: TinyAPIError.self) {
+            try await bounded { [transport] in
+                try await TinyAPIClient(transport: transport)
+                    .post(to: server.baseURL.absoluteString, path: "/users", body: Named(name: "Ada"), as: Named.self)
+            }
+        }
+        let underlying = try #require(apiError.underlyingError as? HTTPTransportError)
+        #expect(try underlying.decodeBody(as: Problems.self).errors["email"] == ["is taken"])
+    }
+
     // MARK: Content types
 
     @Test(arguments: ["text/html; charset=utf-8", "application/xml"])

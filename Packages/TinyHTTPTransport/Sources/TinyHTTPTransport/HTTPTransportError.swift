@@ -73,6 +73,26 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         self.message = message
     }
 
+    /// The response body decoded as JSON of type `E`, in one call: an API's error body, for example a `422` with
+    /// `{"errors": …}`. The status, headers and raw bytes stay in ``response`` and ``body``.
+    ///
+    /// ```swift
+    /// } catch let error as HTTPTransportError where error.code == .unacceptableStatus(422) {
+    ///     let problems = try error.decodeBody(as: ValidationErrors.self)
+    /// }
+    /// ```
+    ///
+    /// - Throws: `DecodingError.valueNotFound` when there is no body to decode (no response, or an empty body),
+    ///   otherwise the decoder's error.
+    public func decodeBody<E: Decodable>(as type: E.Type = E.self, decoder: JSONDecoder = JSONDecoder()) throws -> E {
+        guard let body, !body.isEmpty else {
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: [], debugDescription: "the failure has no response body to decode as \(E.self)")
+            )
+        }
+        return try decoder.decode(type, from: body)
+    }
+
     /// One line saying what happened: the category, the request's method and URL, the status, the attempts, the
     /// detail, a preview of the body and the underlying error, for example
     /// `HTTP request unacceptable status 404: GET https://api.example.com/users/7, body: {"error":"not found"}`.

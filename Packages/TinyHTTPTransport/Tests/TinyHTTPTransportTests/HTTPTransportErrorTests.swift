@@ -86,4 +86,47 @@ import TinyHTTPTransport
         #expect(error.localizedDescription == (error as? HTTPTransportError)?.description)
         #expect(error.localizedDescription.contains("timed out"))
     }
+
+    struct Problems: Decodable, Equatable {
+        var errors: [String: [String]]
+    }
+
+    @Test func anErrorBodyDecodesInOneCallAndTheEvidenceStays() throws {
+        let body = Data(#"{"errors":{"email":["is taken"]}}"#.utf8)
+        let url = try #require(request.url)
+        let response = try #require(
+            HTTPURLResponse(url: url, statusCode: 422, httpVersion: nil, headerFields: ["X-Trace": "t1"]))
+        let error = HTTPTransportError(.unacceptableStatus(422), request: request, response: response, body: body)
+
+        #expect(try error.decodeBody(as: Problems.self) == Problems(errors: ["email": ["is taken"]]))
+        let inferred: Problems = try error.decodeBody()
+        #expect(inferred.errors["email"] == ["is taken"])
+        #expect(error.response?.statusCode == 422)
+        #expect(error.response?.value(forHTTPHeaderField: "X-Trace") == "t1")
+        #expect(error.body == body)
+    }
+
+    @Test func anErrorBodyUsesTheGivenDecoder() throws {
+        struct Snake: Decodable, Equatable { var errorCode: Int }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let error = HTTPTransportError(.unacceptableStatus(400), body: Data(#"{"error_code":7}"#.utf8))
+        #expect(try error.decodeBody(as: Snake.self, decoder: decoder) == Snake(errorCode: 7))
+    }
+
+    @Test(arguments: [nil, Data()])
+    func noBodyIsAValueNotFound(body: Data?) throws {
+        let error = HTTPTransportError(.unacceptableStatus(500), body: body)
+        #expect {
+            try error.decodeBody(as: Problems.self)
+        } throws: { thrown in
+            guard case DecodingError.valueNotFound(_, let context) = thrown else { return false }
+            return context.debugDescription == "the failure has no response body to decode as Problems"
+        }
+    }
+
+    @Test func aBodyOfAnotherShapeIsTheDecodersError() {
+        let error = HTTPTransportError(.unacceptableStatus(502), body: Data("<html>bad gateway</html>".utf8))
+        #expect(throws: DecodingError.self) { try error.decodeBody(as: Problems.self) }
+    }
 }

@@ -157,9 +157,14 @@ let package = Package(
             path: "Examples/Combinations",
             resources: [.copy("Mocks")],
             swiftSettings: settings),
+        // `--transport asynchttpclient` only with the AsyncHTTPClient trait. No product uses this target, so its
+        // dependencies never reach a consumer; the condition keeps the root's own builds without the trait light.
         .target(
             name: "TinyKitExamplesProgram",
-            dependencies: ["TinyKitExampleCombinations", "TinyKitDemoServer", "TinyHTTPTransport"],
+            dependencies: [
+                "TinyKitExampleCombinations", "TinyKitDemoServer", "TinyHTTPTransport",
+                .target(name: "TinyAsyncHTTPClientTransport", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
             path: "Examples/Program",
             swiftSettings: settings),
         // `swift run tinykit-examples`. Deliberately no `.executable` product: a product's dependencies are resolved

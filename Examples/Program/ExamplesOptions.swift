@@ -12,7 +12,25 @@ public struct ExamplesOptions: Sendable, Equatable {
         case mocks
     }
 
+    /// The client that sends the examples' requests to a server (`--transport`).
+    public enum Transport: String, Sendable, Equatable, CaseIterable {
+        /// `URLSessionTransport`, the default.
+        case urlsession
+        /// `AsyncHTTPClientTransport`, in a build with TinyKit's `AsyncHTTPClient` trait.
+        case asynchttpclient
+
+        /// The transport's type, as the program names it in its summary.
+        public var typeName: String {
+            switch self {
+            case .urlsession: "URLSessionTransport"
+            case .asynchttpclient: "AsyncHTTPClientTransport"
+            }
+        }
+    }
+
     public var target: Target = .demoServer
+    /// The client of the demo server or `--base-url`; `--mocks` sends nothing.
+    public var transport: Transport = .urlsession
     /// Runs only the combinations whose name contains this text (case-insensitive).
     public var only: String?
     public var showHelp = false
@@ -21,10 +39,11 @@ public struct ExamplesOptions: Sendable, Equatable {
     public var port: UInt16?
 
     public init(
-        target: Target = .demoServer, only: String? = nil, showHelp: Bool = false, serve: Bool = false,
-        port: UInt16? = nil
+        target: Target = .demoServer, transport: Transport = .urlsession, only: String? = nil, showHelp: Bool = false,
+        serve: Bool = false, port: UInt16? = nil
     ) {
         self.target = target
+        self.transport = transport
         self.only = only
         self.showHelp = showHelp
         self.serve = serve
@@ -32,7 +51,7 @@ public struct ExamplesOptions: Sendable, Equatable {
     }
 
     public static let usage = """
-        USAGE: tinykit-examples [--mocks | --base-url <url>] [--only <text>]
+        USAGE: tinykit-examples [--mocks | --base-url <url>] [--transport <client>] [--only <text>]
                tinykit-examples --serve [--port <port>]
 
         Runs every TinyKit example (each declaration style with each consumer) and prints a table.
@@ -41,6 +60,10 @@ public struct ExamplesOptions: Sendable, Equatable {
         OPTIONS:
           --base-url <url>  Use the JSON API at <url> instead, e.g. https://jsonplaceholder.typicode.com
           --mocks           Use the example mocks (JSON files served by TinyMocks); no network
+          --transport <client>
+                            Send with urlsession (URLSessionTransport, the default) or asynchttpclient
+                            (AsyncHTTPClientTransport; build with its trait:
+                            swift run --traits AsyncHTTPClient tinykit-examples --transport asynchttpclient)
           --only <text>     Run only the combinations whose name contains <text>, e.g. --only tinyAPI
           --serve           Only start the demo server and keep it running (Ctrl-C stops it)
           --port <port>     The port of --serve (default: a free one)
@@ -53,6 +76,7 @@ public struct ExamplesOptions: Sendable, Equatable {
         var remaining = arguments[...]
         var baseURL: URL?
         var mocks = false
+        var transport: Transport?
         while let argument = remaining.popFirst() {
             let (name, inlineValue) = split(argument)
             func value() throws(UsageError) -> String {
@@ -69,6 +93,12 @@ public struct ExamplesOptions: Sendable, Equatable {
                 mocks = true
             case "--base-url":
                 baseURL = try parseBaseURL(try value())
+            case "--transport":
+                let text = try value()
+                guard let client = Transport(rawValue: text.lowercased()) else {
+                    throw UsageError("--transport needs urlsession or asynchttpclient, got '\(text)'")
+                }
+                transport = client
             case "--only":
                 options.only = try value()
             case "--serve":
@@ -84,9 +114,14 @@ public struct ExamplesOptions: Sendable, Equatable {
                     argument.hasPrefix("-") ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
             }
         }
-        if options.serve, baseURL != nil || mocks || options.only != nil {
-            throw UsageError("--serve runs no examples: it cannot be combined with --mocks, --base-url or --only")
+        if options.serve, baseURL != nil || mocks || options.only != nil || transport != nil {
+            throw UsageError(
+                "--serve runs no examples: it cannot be combined with --mocks, --base-url, --transport or --only")
         }
+        if mocks, transport != nil {
+            throw UsageError("--mocks sends nothing: it cannot be combined with --transport")
+        }
+        options.transport = transport ?? .urlsession
         if options.port != nil, !options.serve {
             throw UsageError("--port is only used with --serve")
         }

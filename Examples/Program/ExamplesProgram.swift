@@ -50,6 +50,12 @@ public enum ExamplesProgram {
         if options.showHelp {
             return Output(status: 0, standardOutput: ExamplesOptions.usage, standardError: "", rows: [])
         }
+        let transport: any HTTPTransport
+        do {
+            transport = try options.transport.make()
+        } catch {
+            return Output(status: usageStatus, standardOutput: "", standardError: "error: \(error)", rows: [])
+        }
         let examples = ExampleCatalog.all.filter { example in
             options.only.map { example.combination.description.localizedCaseInsensitiveContains($0) } ?? true
         }
@@ -60,26 +66,27 @@ public enum ExamplesProgram {
         }
 
         let context: ExampleContext
-        let target: String
+        let ranOn: String
         var server: DemoServer?
         switch options.target {
         case .demoServer:
             do {
                 let started = try await DemoServer.start()
                 server = started
-                context = ExampleContext(baseURL: started.baseURL, transport: liveTransport())
-                target = "the demo server at \(started.baseURL.absoluteString)"
+                context = ExampleContext(baseURL: started.baseURL, transport: transport)
+                let address = started.baseURL.absoluteString
+                ranOn = "on \(options.transport.typeName) against the demo server at \(address)"
             } catch {
                 return Output(
                     status: 1, standardOutput: "", standardError: "error: could not start the demo server: \(error)",
                     rows: [])
             }
         case .baseURL(let url):
-            if let problem = await unreachable(url) {
+            if let problem = await unreachable(url, through: transport) {
                 return Output(status: 1, standardOutput: "", standardError: "error: \(problem)", rows: [])
             }
-            context = ExampleContext(baseURL: url, transport: liveTransport())
-            target = url.absoluteString
+            context = ExampleContext(baseURL: url, transport: transport)
+            ranOn = "on \(options.transport.typeName) against \(url.absoluteString)"
         case .mocks:
             do {
                 context = ExampleContext(
@@ -88,7 +95,7 @@ public enum ExamplesProgram {
                 return Output(
                     status: 1, standardOutput: "", standardError: "error: cannot read the mocks: \(error)", rows: [])
             }
-            target = "the example mocks (TinyMocks)"
+            ranOn = "against the example mocks (TinyMocks)"
         }
 
         var rows: [ExampleRow] = []
@@ -98,7 +105,7 @@ public enum ExamplesProgram {
         await server?.stop()
 
         let failures = rows.filter { !$0.succeeded }.count
-        let summary = "\(rows.count - failures) of \(rows.count) combinations succeeded against \(target)."
+        let summary = "\(rows.count - failures) of \(rows.count) combinations succeeded \(ranOn)."
         return Output(
             status: failures == 0 ? 0 : 1, standardOutput: ExamplesTable.render(rows) + "\n\n" + summary,
             standardError: "", rows: rows)
@@ -148,12 +155,13 @@ public enum ExamplesProgram {
         }
     }
 
-    /// Why `baseURL` cannot serve the examples, or `nil` when `GET <baseURL>/users` answers with JSON.
-    static func unreachable(_ baseURL: URL) async -> String? {
+    /// Why `baseURL` cannot serve the examples, or `nil` when `GET <baseURL>/users` answers with a success status
+    /// through `transport`.
+    static func unreachable(_ baseURL: URL, through transport: any HTTPTransport) async -> String? {
         var request = URLRequest(url: baseURL.appendingPathComponent("users"))
         request.timeoutInterval = 10
         do {
-            let (_, response) = try await liveTransport().send(request)
+            let (_, response) = try await transport.send(request)
             guard (200..<300).contains(response.statusCode) else {
                 return "\(baseURL.absoluteString) answered GET /users with status \(response.statusCode)"
             }

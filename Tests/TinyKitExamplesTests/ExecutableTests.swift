@@ -37,7 +37,9 @@ import TinyHTTPTransport
         for name in ProgramTests.combinations {
             #expect(output.contains("\n" + name + " "), "no row for \(name)")
         }
-        #expect(output.contains("14 of 14 combinations succeeded against the demo server at http://127.0.0.1:"))
+        #expect(
+            output.contains(
+                "14 of 14 combinations succeeded on URLSessionTransport against the demo server at http://127.0.0.1:"))
     }
 
     @Test func printsTheTableWithMocks() throws {
@@ -45,6 +47,28 @@ import TinyHTTPTransport
         #expect(status == 0)
         #expect(output.contains("14 of 14 combinations succeeded against the example mocks (TinyMocks)."))
     }
+
+    #if AsyncHTTPClient
+        @Test func printsTheTableOnAsyncHTTPClient() throws {
+            let (status, output, error) = try run(["--transport", "asynchttpclient"])
+            #expect(status == 0)
+            #expect(error.isEmpty)
+            #expect(
+                output.contains(
+                    "14 of 14 combinations succeeded on AsyncHTTPClientTransport against the demo server at "
+                        + "http://127.0.0.1:"))
+        }
+    #else
+        @Test func refusesAsyncHTTPClientWithoutTheTraitInOneLine() throws {
+            let (status, output, error) = try run(["--transport", "asynchttpclient"])
+            #expect(status == 64)
+            #expect(output.isEmpty)
+            #expect(
+                error
+                    == "error: --transport asynchttpclient needs TinyKit's AsyncHTTPClient trait: "
+                    + "swift run --traits AsyncHTTPClient tinykit-examples --transport asynchttpclient\n")
+        }
+    #endif
 
     @Test(arguments: [
         (["--bogus"], Int32(64), "error: unknown option '--bogus' (see --help)\n"),

@@ -24,28 +24,86 @@ import TinyKitExamplesProgram
         }
         #expect(output.rows.count == Self.combinations.count)
         #expect(output.rows.allSatisfy { $0.succeeded })
-        #expect(lines.last == "14 of 14 combinations succeeded against \(target).")
+        #expect(lines.last == "14 of 14 combinations succeeded \(target).")
+    }
+
+    /// Runs every combination against the embedded server and checks the table, whose summary names `transport`.
+    func expectTableFromTheEmbeddedServer(_ arguments: [String], transport: String) async {
+        let output = await ExamplesProgram.run(arguments: arguments)
+        let summary = output.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary.contains("on \(transport) against the demo server at http://127.0.0.1:"), "\(summary)")
+        let address = summary.components(separatedBy: "at ").last?.dropLast() ?? ""
+        expectTable(output, target: "on \(transport) against the demo server at \(address)")
     }
 
     @Test func runsEveryCombinationAgainstTheEmbeddedServer() async {
-        let output = await ExamplesProgram.run(arguments: [])
-        let target = output.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
-        #expect(target.contains("the demo server at http://127.0.0.1:"))
-        let address = target.components(separatedBy: "at ").last?.dropLast() ?? ""
-        expectTable(output, target: "the demo server at \(address)")
+        await expectTableFromTheEmbeddedServer([], transport: "URLSessionTransport")
+        await expectTableFromTheEmbeddedServer(["--transport", "urlsession"], transport: "URLSessionTransport")
     }
 
     @Test func runsEveryCombinationWithMocks() async {
-        expectTable(await ExamplesProgram.run(arguments: ["--mocks"]), target: "the example mocks (TinyMocks)")
+        expectTable(await ExamplesProgram.run(arguments: ["--mocks"]), target: "against the example mocks (TinyMocks)")
     }
 
     @Test func runsAgainstAGivenBaseURL() async throws {
         let server = try await DemoServer.start()
         defer { Task { await server.stop() } }
         let url = server.baseURL.absoluteString
-        expectTable(await ExamplesProgram.run(arguments: ["--base-url", url]), target: url)
-        expectTable(await ExamplesProgram.run(arguments: ["--base-url=\(url)"]), target: url)
-        expectTable(await ExamplesProgram.run(arguments: ["--base-url", url + "/"]), target: url + "/")
+        let target = "on URLSessionTransport against \(url)"
+        expectTable(await ExamplesProgram.run(arguments: ["--base-url", url]), target: target)
+        expectTable(await ExamplesProgram.run(arguments: ["--base-url=\(url)"]), target: target)
+        expectTable(await ExamplesProgram.run(arguments: ["--base-url", url + "/"]), target: target + "/")
+    }
+
+    #if AsyncHTTPClient
+        // Built with TinyKit's AsyncHTTPClient trait (`swift test --traits AsyncHTTPClient`): every combination
+        // sends through AsyncHTTPClientTransport.
+        @Test func runsEveryCombinationOnAsyncHTTPClient() async throws {
+            await expectTableFromTheEmbeddedServer(
+                ["--transport", "asynchttpclient"], transport: "AsyncHTTPClientTransport")
+
+            let server = try await DemoServer.start()
+            defer { Task { await server.stop() } }
+            let url = server.baseURL.absoluteString
+            expectTable(
+                await ExamplesProgram.run(arguments: ["--transport=asynchttpclient", "--base-url", url]),
+                target: "on AsyncHTTPClientTransport against \(url)")
+        }
+
+        @Test func reportsAnUnreachableBaseURLOnAsyncHTTPClientInOneLine() async {
+            let output = await ExamplesProgram.run(
+                arguments: ["--transport", "asynchttpclient", "--base-url", "http://127.0.0.1:1"])
+            #expect(output.status == 1)
+            #expect(output.standardOutput.isEmpty)
+            #expect(output.standardError == "error: cannot reach http://127.0.0.1:1: could not connect")
+        }
+    #else
+        // Built without the trait (a plain `swift test`, as CI's root step runs it): the flag is refused in one line
+        // that names the trait and the command that builds with it.
+        @Test(arguments: [
+            ["--transport", "asynchttpclient"], ["--transport=AsyncHTTPClient", "--only", "tinyAPI"],
+            ["--transport", "asynchttpclient", "--base-url", "http://127.0.0.1:1"],
+        ])
+        func refusesAsyncHTTPClientWithoutTheTrait(arguments: [String]) async {
+            let output = await ExamplesProgram.run(arguments: arguments)
+            #expect(output.status == ExamplesProgram.usageStatus)
+            #expect(output.standardOutput.isEmpty)
+            #expect(
+                output.standardError
+                    == "error: --transport asynchttpclient needs TinyKit's AsyncHTTPClient trait: "
+                    + "swift run --traits AsyncHTTPClient tinykit-examples --transport asynchttpclient")
+            #expect(!output.standardError.contains("\n"))
+            #expect(output.rows.isEmpty)
+        }
+    #endif
+
+    @Test func transportsSayWhetherTheyAreBuilt() {
+        #expect(ExamplesOptions.Transport.urlsession.isBuilt)
+        #if AsyncHTTPClient
+            #expect(ExamplesOptions.Transport.asynchttpclient.isBuilt)
+        #else
+            #expect(!ExamplesOptions.Transport.asynchttpclient.isBuilt)
+        #endif
     }
 
     @Test func runsOnlyMatchingCombinations() async {
@@ -62,6 +120,8 @@ import TinyKitExamplesProgram
         #expect(output.standardOutput.hasPrefix("USAGE: tinykit-examples"))
         #expect(output.standardOutput.contains("--base-url"))
         #expect(output.standardOutput.contains("--mocks"))
+        #expect(output.standardOutput.contains("--transport <client>"))
+        #expect(output.standardOutput.contains("swift run --traits AsyncHTTPClient tinykit-examples"))
         #expect(output.rows.isEmpty)
     }
 
@@ -85,7 +145,23 @@ import TinyKitExamplesProgram
         (["--serve", "--port", "70000"], "error: --port needs a number from 0 to 65535, got '70000' (see --help)"),
         (
             ["--serve", "--mocks"],
-            "error: --serve runs no examples: it cannot be combined with --mocks, --base-url or --only (see --help)"
+            "error: --serve runs no examples: it cannot be combined with --mocks, --base-url, --transport or --only "
+                + "(see --help)"
+        ),
+        (
+            ["--serve", "--transport", "urlsession"],
+            "error: --serve runs no examples: it cannot be combined with --mocks, --base-url, --transport or --only "
+                + "(see --help)"
+        ),
+        (["--transport"], "error: --transport needs a value (see --help)"),
+        (["--transport", "--mocks"], "error: --transport needs a value (see --help)"),
+        (
+            ["--transport", "curl"],
+            "error: --transport needs urlsession or asynchttpclient, got 'curl' (see --help)"
+        ),
+        (
+            ["--mocks", "--transport", "asynchttpclient"],
+            "error: --mocks sends nothing: it cannot be combined with --transport (see --help)"
         ),
     ])
     func rejectsBadInputWithOneLine(arguments: [String], message: String) async {
@@ -123,5 +199,18 @@ import TinyKitExamplesProgram
         #expect(try ExamplesOptions.parse(["--only", "Store"]) == ExamplesOptions(only: "Store"))
         #expect(
             try ExamplesOptions.parse(["--only=Store", "--help"]) == ExamplesOptions(only: "Store", showHelp: true))
+        #expect(try ExamplesOptions.parse(["--transport", "urlsession"]) == ExamplesOptions(transport: .urlsession))
+        #expect(
+            try ExamplesOptions.parse(["--transport=asynchttpclient"]) == ExamplesOptions(transport: .asynchttpclient))
+        #expect(
+            try ExamplesOptions.parse(["--transport", "AsyncHTTPClient", "--base-url", url.absoluteString])
+                == ExamplesOptions(target: .baseURL(url), transport: .asynchttpclient))
+    }
+
+    /// Parsing does not depend on the build: `--transport asynchttpclient` parses with or without the trait; running
+    /// is what needs it.
+    @Test func namesEachTransportByItsType() {
+        #expect(
+            ExamplesOptions.Transport.allCases.map(\.typeName) == ["URLSessionTransport", "AsyncHTTPClientTransport"])
     }
 }

@@ -4,20 +4,21 @@ import Foundation
 //   http small=URL large=URL [status=URL (stub_status) rounds=5 small-requests=500 large-requests=8 time-limit=10]
 //   memory [mock-requests=50000 fanout-calls=2000000 callers=1000 sends=100000 round-trips=10000 repetitions=5
 //          time-limit=10]
-//   instructions client=raw|endpoint|client|stateful|ahc|ahc-transport url=URL [requests=200]   (for callgrind)
+//   instructions client=raw|endpoint|session|client|stateful|ahc|ahc-transport url=URL [requests=200]   (for callgrind)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let options = Options(Array(arguments.dropFirst()))
 
 switch arguments.first {
 case "instructions":
-    // Synchronous: valgrind 3.19 crashes on Swift programs with an async top level.
-    let semaphore = DispatchSemaphore(value: 0)
+    // Synchronous: valgrind 3.19 crashes on Swift programs with an async top level, and on `dispatchMain()`. The main
+    // thread runs its run loop, which serves the main queue (StatefulEndpoint lives on the main actor), waiting in
+    // the kernel between blocks rather than polling.
     Task.detached {
         await countedRequests(options)
-        semaphore.signal()
+        exit(0)
     }
-    semaphore.wait()
+    while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
 case "http", "memory":
     let mode = arguments.first
     Task { @MainActor in

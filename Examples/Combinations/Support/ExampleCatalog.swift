@@ -2,13 +2,15 @@
 public enum ExampleCatalog {
     public static var all: [any Example.Type] {
         var examples: [any Example.Type] = [
-            TinyNetworkingAsync.self, TinyNetworkingCompletionHandler.self, TinyNetworkingStatefulEndpoint.self,
-            TinyHTTPAsync.self, TinyHTTPCompletionHandler.self, TinyHTTPStatefulEndpoint.self,
-            TinyAPIAsync.self, TinyAPICompletionHandler.self, TinyAPIStatefulEndpoint.self,
-            ClosuresAsync.self,
+            TinyNetworkingAsync.self, TinyNetworkingCompletionHandler.self, TinyHTTPAsync.self,
+            TinyHTTPCompletionHandler.self, TinyAPIAsync.self, TinyAPICompletionHandler.self, ClosuresAsync.self,
         ]
+        // Observation (Store, StatefulEndpoint) needs iOS 17 / macOS 14.
         if #available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *) {
-            examples += [TinyNetworkingStore.self, TinyHTTPStore.self, TinyAPIStore.self, ClosuresStore.self]
+            examples += [
+                TinyNetworkingStatefulEndpoint.self, TinyHTTPStatefulEndpoint.self, TinyAPIStatefulEndpoint.self,
+                TinyNetworkingStore.self, TinyHTTPStore.self, TinyAPIStore.self, ClosuresStore.self,
+            ]
         }
         let styles = Combination.Style.allCases
         let consumers = Combination.Consumer.allCases

@@ -22,6 +22,7 @@ final class TodosAPI: Sendable {
     }
 
     /// All todos, shared: created on first use, then the same instance for every caller.
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     var all: StatefulEndpoint<[Todo]> {
         registry.statefulEndpoint(for: get())
     }

@@ -200,11 +200,10 @@ extension JSONDecoder {
             if isText, let empty = "" as? T { return empty }
             throw .noData(type: EndpointError.typeName(T.self), response: response as? HTTPURLResponse)
         }
-        let mediaType = Self.contentType(of: response).mediaType
-        if checksContentType, !isText, !mediaType.isEmpty, mediaType != "application/json", mediaType != "text/json",
-            !mediaType.hasSuffix("+json")
+        // `mimeType`, parsed when the response was made, answers the common case without a header lookup.
+        if checksContentType, !isText, let http = response as? HTTPURLResponse, !Self.isJSON(http.mimeType ?? ""),
+            let value = http.value(forHTTPHeaderField: "Content-Type"), !Self.isJSON(value)
         {
-            let value = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? mediaType
             throw .unexpectedContentType(value, body: data)
         }
         do {
@@ -230,6 +229,26 @@ extension JSONDecoder {
                 .init(codingPath: [], debugDescription: "the body is not \(charset) text"))
         }
         return text
+    }
+
+    /// Whether a `Content-Type` value is empty or names JSON (`application/json`, `text/json`, `…+json`): one pass
+    /// over its bytes, without copying or lower-casing them, because it runs for every response.
+    static func isJSON(_ contentType: String) -> Bool {
+        var value = contentType
+        return value.withUTF8 { bytes in
+            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+            var start = bytes.startIndex
+            while start < end, bytes[start] == UInt8(ascii: " ") { start += 1 }
+            while end > start, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            // ASCII case-insensitively: `| 0x20` lower-cases letters and keeps `/`, `+` and digits.
+            func endsWith(_ suffix: StaticString, whole: Bool = false) -> Bool {
+                let count = suffix.utf8CodeUnitCount
+                guard whole ? end - start == count : end - start >= count else { return false }
+                return (0..<count).allSatisfy { bytes[end - count + $0] | 0x20 == suffix.utf8Start[$0] | 0x20 }
+            }
+            return start == end || endsWith("application/json", whole: true) || endsWith("text/json", whole: true)
+                || endsWith("+json")
+        }
     }
 
     /// The media type of the response's `Content-Type` (lower-cased, without parameters, `""` when there is none)

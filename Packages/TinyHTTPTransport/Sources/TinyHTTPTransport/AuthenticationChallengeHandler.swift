@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The session delegate TinyKit sends with when a session has none (see `URLSession.makeDataTask(for:refusal:cancelledByCaller:completion:)`).
+/// The session delegate TinyKit sends with when a session has none (see `URLSession.makeDataTask(for:refusal:completion:)`).
 ///
 /// On Linux it cancels HTTP authentication challenges, because FoundationNetworking never completes a `401`
 /// carrying `WWW-Authenticate` otherwise (swift-corelibs-foundation issue 5456: `.performDefaultHandling` hangs,

@@ -45,9 +45,13 @@ extension URLComponents {
     @_spi(TinyKit) public mutating func appendPath(_ path: String) {
         var relative = Substring(path)
         while relative.first == "/" { relative = relative.dropFirst() }
-        let encoded = relative.split(separator: "/", omittingEmptySubsequences: false)
-            .map { String($0).addingPercentEncoding(withAllowedCharacters: .urlPathSegmentAllowed) ?? "" }
-            .joined(separator: "/")
+        // Most paths need no escaping: checking their bytes is far cheaper than encoding each segment.
+        let encoded =
+            relative.utf8.allSatisfy(Self.pathSafeBytes.contains)
+            ? String(relative)
+            : relative.split(separator: "/", omittingEmptySubsequences: false)
+                .map { String($0).addingPercentEncoding(withAllowedCharacters: .urlPathSegmentAllowed) ?? "" }
+                .joined(separator: "/")
         var basePath = percentEncodedPath
         while basePath.hasSuffix("/") { basePath.removeLast() }
         percentEncodedPath = basePath + "/" + encoded
@@ -63,6 +67,10 @@ extension URLComponents {
         let existing = percentEncodedQuery.map { $0.isEmpty ? [] : [$0] } ?? []
         percentEncodedQuery = (existing + added).joined(separator: "&")
     }
+
+    /// The bytes a path may hold unescaped: RFC 3986's unreserved and sub-delimiter characters, `:`, `@` and `/`.
+    private static let pathSafeBytes = Set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/".utf8)
 
     /// Percent-encodes query text, leaving only RFC 3986's unreserved characters.
     static func encodeQueryText(_ text: String) -> String {

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The one send path of every `URLSession` entry: `URLSessionTransport`, `URLSession` as an `HTTPTransport`,
-/// `URLSession.load(_:)` and `dataTask(endpoint:)` are adapters over `URLSession.makeDataTask(for:refusal:cancelledByCaller:completion:)`.
+/// `URLSession.load(_:)` and `dataTask(endpoint:)` are adapters over `URLSession.makeDataTask(for:refusal:completion:)`.
 extension URLSession: HTTPTransport {
     /// Sends `request` with this session and returns the response, whatever its status code.
     ///
@@ -14,18 +14,12 @@ extension URLSession: HTTPTransport {
     /// ``HTTPTransportError``, and on Linux a `401` carrying `WWW-Authenticate` arrives as a `401` response
     /// (see ``URLSessionTransport``), on `URLSession.shared` and on a session you built too.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let started = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+        let started = Locked(SentTask())
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = makeDataTask(for: request, cancelledByCaller: { started.withLock { $0.cancelled } }) {
-                    continuation.resume(with: $0)
-                }
-                let cancelled = started.withLock { started in
-                    started.task = task
-                    return started.cancelled
-                }
+                let task = makeDataTask(for: request, refusal: nil, sent: started) { continuation.resume(with: $0) }
+                if started.withLock({ $0.cancelled }) { task.cancel() }
                 task.resume()
-                if cancelled { task.cancel() }
             }
         } onCancel: {
             let task = started.withLock { started in
@@ -46,10 +40,24 @@ extension URLSession: HTTPTransport {
     ///   the same cookies, cache and credentials) whose delegate cancels HTTP authentication challenges. A session
     ///   with its own delegate keeps it: that delegate answers its challenges.
     /// - A task failed as cancelled whose response is a `401` or `407` is a cancelled challenge: its response is the
-    ///   result (unless `cancelledByCaller` says the caller cancelled).
+    ///   result.
     @_spi(TinyKit) public func makeDataTask(
         for request: URLRequest, refusal: (any Error)? = nil,
-        cancelledByCaller: @escaping @Sendable () -> Bool = { false },
+        completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
+    ) -> URLSessionDataTask {
+        makeDataTask(for: request, refusal: refusal, sent: Locked(SentTask()), completion: completion)
+    }
+
+    /// The task a request was sent with, and whether the awaiting caller cancelled it.
+    struct SentTask: Sendable {
+        var task: URLSessionDataTask?
+        var cancelled = false
+    }
+
+    /// `makeDataTask(for:refusal:completion:)`, recording the task in `sent`, whose `cancelled` (set by an async
+    /// caller's cancellation handler) tells a cancelled challenge from the caller's own cancellation.
+    private func makeDataTask(
+        for request: URLRequest, refusal: (any Error)?, sent: Locked<SentTask>,
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
     ) -> URLSessionDataTask {
         var refusal = refusal
@@ -58,15 +66,14 @@ extension URLSession: HTTPTransport {
         }
         let session = challengeAnsweringSession
         guard let refusal else {
-            let sent = Locked<URLSessionDataTask?>(nil)
             let task = session.dataTask(with: request) { data, response, error in
-                let challenged = error == nil ? nil : sent.withLock { $0?.response } as? HTTPURLResponse
+                let (challenged, cancelled) = sent.withLock { ($0.task?.response as? HTTPURLResponse, $0.cancelled) }
                 completion(
                     Self.result(
-                        data: data, response: response, error: error, challenged: challenged,
-                        cancelledByCaller: cancelledByCaller(), request: request))
+                        data: data, response: response, error: error, challenged: error == nil ? nil : challenged,
+                        cancelledByCaller: cancelled, request: request))
             }
-            sent.withLock { $0 = task }
+            sent.withLock { $0.task = task }
             return task
         }
         // A task only to hand back, cancelled before anyone can resume it; its URL is never contacted.

@@ -25,7 +25,9 @@ public struct HTTPRedaction: Hashable, Sendable {
     private(set) var queryParameters: Set<String>
 
     /// The headers that are secret in every redaction: credentials and cookies.
-    private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    private static let credentialHeaders: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie",
+    ]
 
     /// What a secret value is replaced with: `***`.
     static let placeholder = "***"

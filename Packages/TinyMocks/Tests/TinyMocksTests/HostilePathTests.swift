@@ -80,11 +80,14 @@ import TinyHTTPTransport
         let mock = MockTransport(files: MockFiles(directory: sandbox.mocks))
         mock.register(HTTPMethod(rawValue: "GET/../SECRET"), "/ok", .status(200))
         // Refused before any route or file is looked at, as a live transport refuses it.
-        let error = try #require(await transportError(mock, try request(HTTPMethod(rawValue: "GET/../SECRET"), "http://h/ok")))
+        let error = try #require(
+            await transportError(mock, try request(HTTPMethod(rawValue: "GET/../SECRET"), "http://h/ok")))
         #expect(error.code == .invalidRequest)
         #expect(error.message?.contains("not an HTTP token") == true)
         // Naming a file for it directly is refused too.
-        #expect(throws: MockError.self) { try MockFiles.fileName(for: HTTPMethod(rawValue: "GET/../SECRET"), path: "/ok") }
+        #expect(throws: MockError.self) {
+            try MockFiles.fileName(for: HTTPMethod(rawValue: "GET/../SECRET"), path: "/ok")
+        }
     }
 
     @Test(arguments: [241, 242, 1000])

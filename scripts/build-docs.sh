@@ -17,7 +17,7 @@ mkdir -p "$graphs"
 # Symbol graphs of the library modules only (the umbrella, TinyStoreTesting and TinyHTTPLogging, which the umbrella
 # leaves out, pull in every one of them).
 for target in TinyKit TinyStoreTesting TinyHTTPLogging; do
-    swift build --scratch-path "$scratch" --target "$target" \
+    swift build --traits Logging --scratch-path "$scratch" --target "$target" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" >"$scratch/build.log" 2>&1 ||
         { cat "$scratch/build.log"; exit 1; }
 done

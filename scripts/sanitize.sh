@@ -17,12 +17,12 @@ for mode in "${modes[@]}"; do
     case $mode in
     thread)
         TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/scripts/tsan-suppressions.txt ${TSAN_OPTIONS:-}" \
-            swift test --sanitize=thread --scratch-path .build-tsan
+            swift test --traits Logging --sanitize=thread --scratch-path .build-tsan
         ;;
     address)
         ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}" \
             LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt print_suppressions=0 ${LSAN_OPTIONS:-}" \
-            swift test --sanitize=address --scratch-path .build-asan
+            swift test --traits Logging --sanitize=address --scratch-path .build-asan
         ;;
     *)
         echo "usage: $0 [thread|address]..." >&2

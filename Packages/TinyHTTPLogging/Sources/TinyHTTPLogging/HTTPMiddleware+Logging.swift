@@ -99,7 +99,8 @@
         public static func logging(
             _ logger: Any, level: Any? = nil, redaction: HTTPRedaction = .default, clock: Any? = nil
         ) -> HTTPMiddleware {
-            fatalError("unavailable")
+            // Never called (unavailable); a pass-through rather than a crash all the same.
+            HTTPMiddleware { request, next in try await next.send(request) }
         }
     }
 #endif

@@ -26,7 +26,7 @@ import Foundation
 /// ```
 ///
 /// ``headers``, ``queryItems`` and ``body`` default to `nil`. Any endpoint converts to an ``Endpoint`` with
-/// ``endpoint(as:decoder:)``, so it can be loaded on any transport, shared or mocked like every other endpoint.
+/// ``endpoint(as:decoder:checksContentType:)``, so it can be loaded on any transport, shared or mocked like every other endpoint.
 public protocol TinyAPIEndpoint: Sendable {
     /// The server's base URL, for example `https://api.example.com/v1`; a path in it is kept.
     var baseURL: String { get }

@@ -62,7 +62,7 @@ public struct MockTinyAPIClient: APIClientProtocol, Sendable {
         try await client(for: endpoint).requestData(endpoint)
     }
 
-    /// Encodes a request body with ``encoder``.
+    /// Encodes a request body with the client's encoder.
     ///
     /// - Throws: `TinyAPIError` of kind `encodingError`.
     public func encode<Body: Encodable>(body: Body) throws -> Data {

@@ -47,6 +47,9 @@ private actor SelfRefreshingTokens: CredentialProvider {
 
     func refreshCredential(rejected: String?) async throws -> String {
         guard let transport else { throw Refused() }
+        // One refresh per test: letting go of the transport ends the cycle provider → transport → middleware →
+        // provider, which the leak sanitizer would report.
+        self.transport = nil
         let (body, response) = try await transport.send(URLRequest(method: .post, url: tokenURL))
         guard response.statusCode == 200 else { throw Refused() }
         token = String(decoding: body, as: UTF8.self)

@@ -147,13 +147,22 @@ private struct SignInAgain: Error {}
         defer { server.stop() }
         await server.route("GET /me") { _ in .unauthorized() }
         let count = 4
+        // Counts the 401s the authorization middleware has been handed: once all are, each request is on its way
+        // into the refresh (no suspension point in between), so the short sleep lets them join it. Counting
+        // server receipts instead raced with URLSession's delivery under ThreadSanitizer.
+        let refused = Locked(0)
+        let countsRefusals = HTTPMiddleware { request, next in
+            let (body, response) = try await next.send(request)
+            if response.statusCode == 401 { refused.withLock { $0 += 1 } }
+            return (body, response)
+        }
         let tokens = ExpiringTokens {
             // Fails once every refused request is waiting on this one refresh.
-            _ = await server.waitForRequests(count: count)
-            try await Task.sleep(for: .milliseconds(200))
+            while refused.withLock({ $0 }) < count { try await Task.sleep(for: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(100))
             throw SignInAgain()
         }
-        let authorized = transport.with(.authorization(tokens))
+        let authorized = transport.with(.authorization(tokens), countsRefusals)
 
         let errors = try await bounded {
             await withTaskGroup(of: (any Error)?.self) { group in

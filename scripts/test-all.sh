@@ -20,7 +20,9 @@ step() {
     shift
     local start=$SECONDS
     echo "==> $name: $*"
-    if "$@" >"$logs/$name.log" 2>&1; then
+    # A step that outlives its limit is stopped and fails (the test suites have time limits of their own; this one
+    # catches a hang outside a test, in a build or a script).
+    if timeout --kill-after=30 "${STEP_LIMIT:-2400}" "$@" >"$logs/$name.log" 2>&1; then
         summary+=("PASS  $name ($((SECONDS - start)) s)")
     else
         summary+=("FAIL  $name ($((SECONDS - start)) s, log: $logs/$name.log)")
@@ -33,6 +35,7 @@ step() {
 }
 
 step format-lint swift format lint --strict --recursive --parallel Package.swift Sources Tests Examples Packages Benchmarks Fuzz scripts
+step time-limits scripts/check-time-limits.sh
 # With the Logging trait: TinyHTTPLogging's tests need swift-log, which the root resolves only under that trait
 # (SwiftPM 6.3 cannot enable a trait for test targets alone). Without it they are skipped, saying why.
 step root swift test --traits Logging

@@ -7,7 +7,7 @@ import TinyKitExamplesProgram
 
 /// Every combination against the demo server and against the mocks, checked against the results the seed data
 /// gives (the mocks hold the same records, so both give the same results).
-@Suite struct CombinationTests {
+@Suite(.timeLimit(.minutes(1))) struct CombinationTests {
     static let expected: [String: String] = [
         "TinyNetworking × async":
             #"4 posts, #1 "Notes on the engine", created #5, updated body "Edited.", deleted #5, #9999 → 404"#,

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TinyKitDemoServer
 
-@Suite struct DemoAPITests {
+@Suite(.timeLimit(.minutes(1))) struct DemoAPITests {
     let api = DemoAPI()
 
     func send(_ method: String, _ path: String, _ body: String = "", query: [(String, String)] = []) -> DemoResponse {

@@ -8,7 +8,7 @@ import TinyKitDemoServer
 #endif
 
 /// The demo server over real sockets on 127.0.0.1.
-@Suite struct DemoServerTests {
+@Suite(.timeLimit(.minutes(1))) struct DemoServerTests {
     func request(_ method: HTTPMethod, _ url: URL, body: String? = nil) -> URLRequest {
         var request = URLRequest(method: method, url: url)
         request.httpBody = body.map { Data($0.utf8) }

@@ -10,7 +10,7 @@ import TinyHTTPTransport
 ///
 /// `swift build --build-tests` and `swift test` build it next to the tests; when it is missing, every test here
 /// fails saying so (never a silent skip that would pass CI without running the program).
-@Suite struct ExecutableTests {
+@Suite(.timeLimit(.minutes(1))) struct ExecutableTests {
     func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         let executable = try BuiltExecutable.require()
         let process = Process()

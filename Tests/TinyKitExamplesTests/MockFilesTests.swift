@@ -3,7 +3,7 @@ import Testing
 import TinyKitDemoServer
 
 /// The example mocks hold what the demo server answers, so every example gives the same result with both.
-@Suite struct MockFilesTests {
+@Suite(.timeLimit(.minutes(1))) struct MockFilesTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples/Combinations/Mocks")
 

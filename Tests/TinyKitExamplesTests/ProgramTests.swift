@@ -5,7 +5,7 @@ import TinyKitExampleCombinations
 import TinyKitExamplesProgram
 
 /// The `tinykit-examples` program: its table, and how it treats bad input.
-@Suite struct ProgramTests {
+@Suite(.timeLimit(.minutes(1))) struct ProgramTests {
     static let combinations = ExampleCatalog.all.map { $0.combination.description }
 
     func expectTable(_ output: ExamplesProgram.Output, target: String) {
@@ -189,7 +189,7 @@ import TinyKitExamplesProgram
     }
 }
 
-@Suite struct ExamplesOptionsTests {
+@Suite(.timeLimit(.minutes(1))) struct ExamplesOptionsTests {
     @Test func parsesEveryOption() throws {
         #expect(try ExamplesOptions.parse([]) == ExamplesOptions(target: .demoServer))
         #expect(try ExamplesOptions.parse(["--mocks"]) == ExamplesOptions(target: .mocks))

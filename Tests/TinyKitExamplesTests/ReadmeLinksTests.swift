@@ -3,7 +3,7 @@ import Testing
 import TinyKitExampleCombinations
 
 /// Examples/README.md links every example, and every file it links exists.
-@Suite struct ReadmeLinksTests {
+@Suite(.timeLimit(.minutes(1))) struct ReadmeLinksTests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples")
 

@@ -9,7 +9,7 @@ import TinyKitTestServer
 
 /// Request bodies, response content types and paths over `URLSessionTransport` and a real HTTP server: what is sent
 /// is what was given, and what is decoded is what was asked for.
-@Suite struct BodiesAndContentTypesIntegrationTests {
+@Suite(.timeLimit(.minutes(1))) struct BodiesAndContentTypesIntegrationTests {
     let transport = URLSessionTransport(configuration: .ephemeral)
     static let bytes = Data([0x00, 0xFF, 0x7B, 0x22, 0x0D, 0x0A])
 

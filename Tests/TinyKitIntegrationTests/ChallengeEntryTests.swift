@@ -11,7 +11,7 @@ import TinyKitTestServer
 /// through every entry that sends with `URLSession`: they share one send path. On Linux, FoundationNetworking never
 /// completes such a request on a session without a delegate that cancels the challenge (swift-corelibs-foundation
 /// issue 5456), so each of these would hang there without it.
-@Suite struct ChallengeEntryTests {
+@Suite(.timeLimit(.minutes(1))) struct ChallengeEntryTests {
     struct Body: Decodable, Sendable {}
 
     /// The request's own timeout: an entry that hangs fails when it passes.

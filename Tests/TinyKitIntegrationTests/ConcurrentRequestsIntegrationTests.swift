@@ -14,7 +14,7 @@ import TinyKitTestServer
 /// FoundationNetworking opens about six connections per host and counts a request's timeout from the moment it
 /// is queued: with a timeout shorter than the queue, the requests at its end time out (`-1001`) without ever
 /// being sent. ``queuedRequestsTimeOutBeforeTheyAreSent()`` pins that as a known issue.
-@Suite struct ConcurrentRequestsIntegrationTests {
+@Suite(.timeLimit(.minutes(1))) struct ConcurrentRequestsIntegrationTests {
     struct Slow: Decodable, Sendable, Equatable { var slow: Bool }
 
     /// Loads `count` endpoints at once with `load`, each answered after `seconds`; the outcome of each.

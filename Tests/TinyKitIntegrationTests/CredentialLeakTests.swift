@@ -9,7 +9,7 @@ import TinyKitTestServer
 
 /// Credentials sent (`Authorization`, `Cookie`, `Proxy-Authorization`, a URL password, a secret query parameter) or
 /// received (`Set-Cookie`) never appear in a description or error message of the stack.
-@Suite struct CredentialLeakTests {
+@Suite(.timeLimit(.minutes(1))) struct CredentialLeakTests {
     static let secrets = [
         "s3cr3t-bearer", "s3cr3t-cookie", "s3cr3t-proxy", "s3cr3t-password", "s3cr3t-token", "s3cr3t-set",
     ]

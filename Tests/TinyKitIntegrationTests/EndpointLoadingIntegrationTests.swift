@@ -10,7 +10,7 @@ import TinyKitTestServer
     import FoundationNetworking
 #endif
 
-@Suite struct EndpointLoadingIntegrationTests {
+@Suite(.timeLimit(.minutes(1))) struct EndpointLoadingIntegrationTests {
     struct Item: Codable, Equatable, Sendable {
         var id: Int
         var name: String

@@ -10,7 +10,7 @@ import TinyKitTestServer
 /// Hostile input from the caller: bad base URLs and paths, header values that would inject lines, query text that
 /// needs every kind of escaping, bodies that cannot be encoded, mock paths that try to leave their directory. Each
 /// gives a clear error or arrives intact; none crashes.
-@Suite struct HostileInputTests {
+@Suite(.timeLimit(.minutes(1))) struct HostileInputTests {
     private struct APIEndpoint: TinyAPIEndpoint {
         var baseURL: String
         var path: String

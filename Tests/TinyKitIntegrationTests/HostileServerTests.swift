@@ -9,7 +9,7 @@ import TinyKitTestServer
 
 /// `URLSessionTransport` + `Endpoint` against servers that misbehave on purpose (a raw TCP server scripts each
 /// one): every case states the outcome it expects, and no case may crash or hang.
-@Suite struct HostileServerTests {
+@Suite(.timeLimit(.minutes(1))) struct HostileServerTests {
     @Test func everyHostileServerGivesTheExpectedOutcome() async throws {
         let cases = HostileCase.all
         let results = await withTaskGroup(of: (HostileCase, Outcome, String).self) { group in

@@ -61,7 +61,7 @@ private actor SelfRefreshingTokens: CredentialProvider {
 private struct SignInAgain: Error {}
 
 /// The transport middleware over `URLSessionTransport` and a real HTTP server on 127.0.0.1.
-@Suite struct MiddlewareIntegrationTests {
+@Suite(.timeLimit(.minutes(1))) struct MiddlewareIntegrationTests {
     let transport = URLSessionTransport(configuration: .ephemeral)
     /// Skips every wait (still noticing cancellation).
     let instant = TestClock()
@@ -121,7 +121,7 @@ private struct SignInAgain: Error {}
 }
 
 /// The authorization middleware's refresh rules over `URLSessionTransport` and a real HTTP server.
-@Suite struct AuthorizationRefreshIntegrationTests {
+@Suite(.timeLimit(.minutes(1))) struct AuthorizationRefreshIntegrationTests {
     let transport = URLSessionTransport(configuration: .ephemeral)
 
     @Test func aCredentialReplacedElsewhereIsSentAgainWithoutARefresh() async throws {

@@ -17,7 +17,7 @@ private actor RotatingTokens: CredentialProvider {
 }
 
 /// The transport middleware over TinyMocks' `MockTransport`, under the consumers `load` and `StatefulEndpoint`.
-@Suite struct MiddlewareOverMocksTests {
+@Suite(.timeLimit(.minutes(1))) struct MiddlewareOverMocksTests {
     let instant = TestClock()
 
     @Test func retryAndRefreshOverTheMockUnderLoadAndAStatefulEndpoint() async throws {

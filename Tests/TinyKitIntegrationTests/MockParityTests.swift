@@ -9,7 +9,7 @@ import TinyKitTestServer
 
 /// One set of endpoint tests, run against the in-process HTTP server (over `URLSessionTransport`) and against
 /// `MockTransport` serving the same routes: TinyAPIClient and Endpoint users see the same results from both.
-@Suite struct MockParityTests {
+@Suite(.timeLimit(.minutes(1))) struct MockParityTests {
     enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case server
         case mock

@@ -4,7 +4,7 @@ import Testing
 /// Every ```swift block of a README must be compiled by a test: each of its lines appears, verbatim after trimming
 /// whitespace, in the test file named here (which the build compiles and runs). A README edit that is not mirrored
 /// in its test fails this check, so the snippets users copy keep compiling.
-@Suite struct ReadmeSnippetTests {
+@Suite(.timeLimit(.minutes(1))) struct ReadmeSnippetTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -63,7 +63,7 @@ struct UsersFeature: Feature {
     }
 }
 
-@Suite struct RootReadmeTests {
+@Suite(.timeLimit(.minutes(1))) struct RootReadmeTests {
     static let people = [User(id: 1, name: "Ann"), User(id: 2, name: "Bo")]
 
     func startServer() async throws -> TestServer {

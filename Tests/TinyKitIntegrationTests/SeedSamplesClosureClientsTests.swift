@@ -99,7 +99,7 @@ struct Item: Codable, Identifiable {
 
 // MARK: - Tests
 
-@Suite struct SeedSamplesClosureClientsTests {
+@Suite(.timeLimit(.minutes(1))) struct SeedSamplesClosureClientsTests {
     static let items = #"[{"id":1,"title":"First"},{"id":2,"title":"Second"}]"#
 
     @Test func theLiveClientBuildsTheURLCallsTheSessionAndDecodes() async throws {

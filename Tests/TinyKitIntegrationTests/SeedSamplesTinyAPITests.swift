@@ -214,7 +214,7 @@ extension TinyAPISeed.UserEndpoint: TinyAPIEndpoint {
 
 // MARK: - Tests
 
-@Suite struct SeedSamplesTinyAPITests {
+@Suite(.timeLimit(.minutes(1))) struct SeedSamplesTinyAPITests {
     typealias User = TinyAPISeed.User
     typealias CreateUserRequest = TinyAPISeed.CreateUserRequest
     typealias UserEndpoint = TinyAPISeed.UserEndpoint

@@ -230,7 +230,7 @@ enum TinyHTTPSeedCRUD {
 
 // MARK: - Tests
 
-@MainActor @Suite(.serialized) struct SeedSamplesTinyHTTPTests {
+@MainActor @Suite(.serialized, .timeLimit(.minutes(1))) struct SeedSamplesTinyHTTPTests {
     typealias Todo = TinyHTTPSeed.Todo
     typealias TodosAPI = TinyHTTPSeed.TodosAPI
 

@@ -94,7 +94,7 @@ extension Endpoint {
 
 // MARK: - Tests
 
-@Suite struct SeedSamplesTinyNetworkingTests {
+@Suite(.timeLimit(.minutes(1))) struct SeedSamplesTinyNetworkingTests {
     @Test func aSimpleEndpointIsAValueToInspect() {
         let sample = userInfo(login: "objcio")
 

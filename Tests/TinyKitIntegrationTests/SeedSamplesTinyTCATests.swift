@@ -180,7 +180,7 @@ enum TinyTCASeed {
 
 // MARK: - Tests
 
-@MainActor @Suite struct SeedSamplesTinyTCATests {
+@MainActor @Suite(.timeLimit(.minutes(1))) struct SeedSamplesTinyTCATests {
     typealias ContentView = TinyTCASeed.ContentView
     typealias UserProfileFeature = TinyTCASeed.UserProfileFeature
 

@@ -9,7 +9,7 @@ import TinyKitTestServer
 #endif
 
 /// `StatefulEndpoint` against a real HTTP server on loopback, through the live `URLSessionTransport`.
-@Suite struct StatefulEndpointIntegrationTests {
+@Suite(.timeLimit(.minutes(1))) struct StatefulEndpointIntegrationTests {
     struct Todo: Codable, Sendable, Equatable {
         var id: Int?
         var title: String?

@@ -9,7 +9,7 @@ import TinyKit
 
 /// Many tasks sharing one `StatefulEndpoint`, one `Store`, one `MockTransport`: nothing lost, nothing duplicated,
 /// observers whose owners die mid-stream released. Bounded in count; no timing is asserted.
-@Suite struct StressTests {
+@Suite(.timeLimit(.minutes(1))) struct StressTests {
     /// Answers every request with the next number, `1`, `2`, …, after yielding once (so loads overlap).
     private final class CountingTransport: HTTPTransport, Sendable {
         private let count = Locked(0)

@@ -9,7 +9,7 @@ import TinyKitTestServer
 
 /// `URLSessionTransport` against a real HTTP server on 127.0.0.1: the transport behaviour suite every transport
 /// passes (`TransportBehaviour`, in TinyKitTestServer), then what only URLSession and TinyKit's loading add.
-@Suite struct TransportIntegrationTests {
+@Suite(.timeLimit(.minutes(1))) struct TransportIntegrationTests {
     let transport = URLSessionTransport(configuration: .ephemeral)
 
     /// Sends with `transport`, failing instead of hanging should no answer come within 60 s.

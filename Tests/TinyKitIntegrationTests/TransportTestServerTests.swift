@@ -7,7 +7,7 @@ import TinyKitTestServer
 #endif
 
 /// The shared test server itself, exercised with a plain `URLSession`.
-@Suite struct TransportTestServerTests {
+@Suite(.timeLimit(.minutes(1))) struct TransportTestServerTests {
     let session = URLSession(configuration: .ephemeral)
 
     @Test func registeredRoutesAnswerAndRequestsAreRecorded() async throws {

@@ -1,6 +1,6 @@
 import Testing
 import TinyKit
 
-@Test func umbrellaReexportsTheTransport() {
+@Test(.timeLimit(.minutes(1))) func umbrellaReexportsTheTransport() {
     #expect(HTTPMethod.post.rawValue == "POST")
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TinyEndpoint
 
-@Suite struct EndpointErrorTests {
+@Suite(.timeLimit(.minutes(1))) struct EndpointErrorTests {
     @Test func localizedDescriptionSaysWhatHappened() {
         let error: any Error = EndpointError.invalidURL("ht tp://x", reason: "no scheme")
         #expect(error.localizedDescription == (error as? EndpointError)?.description)

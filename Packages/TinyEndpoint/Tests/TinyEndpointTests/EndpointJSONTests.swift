@@ -8,7 +8,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct EndpointJSONTests {
+@Suite(.timeLimit(.minutes(1))) struct EndpointJSONTests {
     struct Team: Decodable, Equatable {
         struct Member: Decodable, Equatable { var name: String }
         var members: [Member]

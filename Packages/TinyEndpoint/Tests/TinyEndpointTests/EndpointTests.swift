@@ -8,7 +8,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct EndpointTests {
+@Suite(.timeLimit(.minutes(1))) struct EndpointTests {
     @Test func buildsTheRequestFromItsParts() throws {
         let body = Data("payload".utf8)
         let endpoint = Endpoint<()>(

@@ -8,7 +8,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct EndpointTinyHTTPTests {
+@Suite(.timeLimit(.minutes(1))) struct EndpointTinyHTTPTests {
     let jsonDecoder = JSONDecoder()
 
     @Test func decodesWithJSONDecoderDecodeResponse() async throws {

@@ -8,7 +8,7 @@ import TinyHTTPTransport
 #endif
 
 /// `HTTPTransport.load(_:onComplete:)`: TinyNetworking's callback shape on any transport.
-@Suite struct LoadCompletionHandlerTests {
+@Suite(.timeLimit(.minutes(1))) struct LoadCompletionHandlerTests {
     /// Loads with a callback and waits for it.
     func result<A: Sendable>(_ endpoint: Endpoint<A>, on transport: some HTTPTransport) async -> Result<A, any Error> {
         await withCheckedContinuation { continuation in

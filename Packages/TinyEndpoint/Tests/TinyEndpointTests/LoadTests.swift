@@ -8,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite struct LoadTests {
+@Suite(.timeLimit(.minutes(1))) struct LoadTests {
     @Test func sendsTheRequestAndParsesTheResponse() async throws {
         let transport = StubTransport(body: #"{"name":"Ada"}"#)
         let endpoint = Endpoint<User>(json: .get, url: try apiURL("/users/ada"), query: ["full": "1"])

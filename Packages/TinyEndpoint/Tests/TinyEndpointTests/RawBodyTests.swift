@@ -10,7 +10,7 @@ import TinyHTTPTransport
 
 /// `Data` and `String` request bodies are sent as they are, never JSON-encoded (a `Data` would become a base64 JSON
 /// string), with a `Content-Type` that does not claim JSON unless the caller sets one.
-@Suite struct RawBodyTests {
+@Suite(.timeLimit(.minutes(1))) struct RawBodyTests {
     static let bytes = Data([0x00, 0xFF, 0x7B, 0x0A])
 
     @Test func dataIsSentAsItIsAsOctetStream() throws {

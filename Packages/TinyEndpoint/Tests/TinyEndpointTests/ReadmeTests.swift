@@ -56,7 +56,7 @@ enum UserEndpoint: TinyAPIEndpoint {
     var method: HTTPMethod { .GET }
 }
 
-@Suite struct ReadmeTests {
+@Suite(.timeLimit(.minutes(1))) struct ReadmeTests {
     let baseURL: URL
 
     init() throws { baseURL = try apiURL() }

@@ -34,7 +34,7 @@ struct Mailchimp {
 
 /// `Endpoint(json:url:body:…)` does not throw: a body that cannot be encoded is kept as `requestError` and thrown
 /// when the endpoint is loaded, before anything is sent, whichever way it is loaded.
-@Suite struct RequestErrorTests {
+@Suite(.timeLimit(.minutes(1))) struct RequestErrorTests {
     let url: URL
     /// An endpoint whose body cannot be encoded.
     let broken: Endpoint<User>
@@ -113,7 +113,7 @@ struct Mailchimp {
 
 /// The `URLSession` entries with an endpoint that has a `requestError`, on a session whose only "network" is
 /// ``RecordingURLProtocol``: they fail with that error and nothing reaches the protocol.
-@Suite struct URLSessionRequestErrorTests {
+@Suite(.timeLimit(.minutes(1))) struct URLSessionRequestErrorTests {
     let session: URLSession
     /// This test's own URLs (the protocol's record is shared by every test).
     let url: URL

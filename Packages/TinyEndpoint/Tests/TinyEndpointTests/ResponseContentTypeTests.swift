@@ -9,7 +9,7 @@ import TinyHTTPTransport
 #endif
 
 /// An endpoint that expects JSON refuses a response labelled as something else before decoding it.
-@Suite struct ResponseContentTypeTests {
+@Suite(.timeLimit(.minutes(1))) struct ResponseContentTypeTests {
     static let json = Data(#"{"name":"Ada"}"#.utf8)
 
     func response(contentType: String?) throws -> HTTPURLResponse {

@@ -9,7 +9,7 @@ import TinyHTTPTransport
 #endif
 
 /// `String` as the result type of a JSON endpoint is the body as text, in the charset of its `Content-Type`.
-@Suite struct TextResponseTests {
+@Suite(.timeLimit(.minutes(1))) struct TextResponseTests {
     func response(contentType: String?) throws -> HTTPURLResponse {
         try makeResponse(
             200, for: URLRequest(url: apiURL()), headers: contentType.map { ["Content-Type": $0] } ?? [:])

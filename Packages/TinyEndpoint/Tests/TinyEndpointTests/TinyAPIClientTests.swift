@@ -8,7 +8,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct TinyAPIClientTests {
+@Suite(.timeLimit(.minutes(1))) struct TinyAPIClientTests {
     @Test func requestDecodesWithTheInjectedDecoder() async throws {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase

@@ -18,7 +18,7 @@ struct TestAPIEndpoint: TinyAPIEndpoint {
     var body: Data?
 }
 
-@Suite struct TinyAPIEndpointTests {
+@Suite(.timeLimit(.minutes(1))) struct TinyAPIEndpointTests {
     /// A body that cannot be encoded stops the request with an error naming the endpoint, instead of being dropped.
     @Test func aBodyThatFailsToEncodeIsAnErrorNotAMissingBody() throws {
         enum Create: TinyAPIEndpoint {

@@ -8,7 +8,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct TinyAPIErrorTests {
+@Suite(.timeLimit(.minutes(1))) struct TinyAPIErrorTests {
     @Test func seedSpellingsCompileAndCompareByKind() {
         let failure: Result<[User], TinyAPIError> = .failure(.networkError(URLError(.timedOut).localizedDescription))
         #expect(failure.error?.kind == .networkError(URLError(.timedOut).localizedDescription))

@@ -10,7 +10,7 @@ import TinyHTTPTransport
 
 /// The `URLSession` loading APIs without a server: a refused connection on 127.0.0.1. The root integration tests
 /// run them against the in-process test server.
-@Suite struct URLSessionEndpointTests {
+@Suite(.timeLimit(.minutes(1))) struct URLSessionEndpointTests {
     /// Nothing listens on port 1 of the loopback interface: connecting is refused at once.
     let refused = Endpoint<()>(.get, url: URL(fileURLWithPath: "/")).with(url: "http://127.0.0.1:1/nothing")
 

@@ -76,7 +76,7 @@
         }
     }
 
-    @Suite struct LoggingMiddlewareTests {
+    @Suite(.timeLimit(.minutes(1))) struct LoggingMiddlewareTests {
         let secrets = ["t0ken", "c00kie", "s3ssion", "k3y", "s1g", "pr0xy", "cust0m"]
 
         /// A GET carrying every kind of secret, answered by a 200 that sets a cookie.

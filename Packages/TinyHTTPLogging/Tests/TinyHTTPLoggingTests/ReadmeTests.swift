@@ -18,7 +18,7 @@
     }
 
     /// The README's quick start, run against a closure transport.
-    @Suite struct ReadmeTests {
+    @Suite(.timeLimit(.minutes(1))) struct ReadmeTests {
         /// The README's lines, verbatim; the transport they make refuses a request it cannot send before sending it.
         @Test func quickStartBuildsALoggingTransport() async throws {
             var logger = Logger(label: "com.example.api")

@@ -4,7 +4,7 @@ import Testing
 // is off by default: a root `swift test` without it compiles the other files of this target to nothing. This test
 // says so in the test report instead of passing in silence. The standalone package always sets `Logging`.
 #if !Logging
-    @Suite struct LoggingTraitTests {
+    @Suite(.timeLimit(.minutes(1))) struct LoggingTraitTests {
         @Test(.disabled("TinyHTTPLogging is built without its Logging trait: run `swift test --traits Logging`"))
         func loggingTestsNeedTheTrait() {}
     }

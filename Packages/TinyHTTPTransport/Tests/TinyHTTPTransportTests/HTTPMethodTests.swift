@@ -1,7 +1,7 @@
 import Testing
 import TinyHTTPTransport
 
-@Suite struct HTTPMethodTests {
+@Suite(.timeLimit(.minutes(1))) struct HTTPMethodTests {
     @Test func bothSeedSpellingsAreTheSameMethod() {
         #expect(HTTPMethod.get == .GET)
         #expect(HTTPMethod.delete.rawValue == "DELETE")

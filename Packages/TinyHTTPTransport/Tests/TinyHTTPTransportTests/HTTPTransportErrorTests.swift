@@ -6,7 +6,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct HTTPTransportErrorTests {
+@Suite(.timeLimit(.minutes(1))) struct HTTPTransportErrorTests {
     let request = URLRequest(method: .post, url: URL(fileURLWithPath: "/api/users"))
 
     @Test(arguments: [

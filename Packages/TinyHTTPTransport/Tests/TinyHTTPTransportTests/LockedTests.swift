@@ -3,7 +3,7 @@ import Testing
 
 @_spi(TinyKit) import TinyHTTPTransport
 
-@Suite struct LockedTests {
+@Suite(.timeLimit(.minutes(1))) struct LockedTests {
     @Test func withLockReadsAndWritesTheValueAndReturnsTheBodysResult() {
         let locked = Locked([1, 2])
         let count = locked.withLock { values -> Int in

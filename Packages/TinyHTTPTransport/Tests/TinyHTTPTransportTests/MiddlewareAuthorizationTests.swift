@@ -80,7 +80,7 @@ private actor Gate {
     }
 }
 
-@Suite struct MiddlewareAuthorizationTests {
+@Suite(.timeLimit(.minutes(1))) struct MiddlewareAuthorizationTests {
     /// Accepts only `accepted`; answers 401 to anything else, after `gate` (when given) let it go.
     private func server(accepting accepted: String, seen: Recorder<String>, gate: Gate? = nil) -> ClosureTransport {
         ClosureTransport { request in

@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite struct MiddlewareRetryTests {
+@Suite(.timeLimit(.minutes(1))) struct MiddlewareRetryTests {
     let clock = RecordingClock()
     /// No jitter unless a test asks: waits are exactly the backoff.
     let policy = RetryPolicy(maxAttempts: 4, baseDelay: .seconds(1), maxDelay: .seconds(30), jitter: 0, random: { 0.5 })

@@ -6,7 +6,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct MiddlewareTests {
+@Suite(.timeLimit(.minutes(1))) struct MiddlewareTests {
     /// A middleware that records when the request passes it on the way in and the response on the way out.
     func tracing(_ name: String, into trace: Recorder<String>) -> HTTPMiddleware {
         HTTPMiddleware { request, next in

@@ -41,7 +41,7 @@ private final class CannedTransport: HTTPTransport {
 }
 
 /// The README's quick start, run against a canned transport.
-@Suite struct ReadmeTests {
+@Suite(.timeLimit(.minutes(1))) struct ReadmeTests {
     let baseURL = URL(fileURLWithPath: "/api/v1")
 
     @Test func quickStartBuildsTheRequestAndReturnsTheBody() async throws {
@@ -84,7 +84,7 @@ func makeMiddlewareTransport(tokens: SessionTokens, base: any HTTPTransport = UR
 }
 
 /// The README's middleware section, run against a closure transport that refuses the initial credential once.
-@Suite struct ReadmeMiddlewareTests {
+@Suite(.timeLimit(.minutes(1))) struct ReadmeMiddlewareTests {
     @Test func middlewareSectionRefreshesTheCredentialAndSetsTheUserAgent() async throws {
         let seen = Recorder<String>()
         let base = ClosureTransport { request in

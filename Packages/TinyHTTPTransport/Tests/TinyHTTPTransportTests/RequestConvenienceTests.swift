@@ -6,7 +6,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct RequestConvenienceTests {
+@Suite(.timeLimit(.minutes(1))) struct RequestConvenienceTests {
     let url = URL(fileURLWithPath: "/tmp/example")
 
     @Test func methodInitializerSetsTheMethod() {
@@ -39,7 +39,7 @@ import TinyHTTPTransport
     }
 }
 
-@Suite struct HeaderValidationTests {
+@Suite(.timeLimit(.minutes(1))) struct HeaderValidationTests {
     let url = URL(fileURLWithPath: "/tmp/example")
 
     @Test(arguments: ["a\r\nX-Injected: 1", "a\nb", "a\rb", "a\0b"])

@@ -6,7 +6,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct StatusValidationTests {
+@Suite(.timeLimit(.minutes(1))) struct StatusValidationTests {
     let url = URL(fileURLWithPath: "/tmp/example")
 
     private func response(_ status: Int) throws -> HTTPURLResponse {

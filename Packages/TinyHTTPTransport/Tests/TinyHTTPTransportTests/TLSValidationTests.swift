@@ -9,7 +9,7 @@ import Testing
 
 /// TLS certificate validation is never turned off: the transport's session delegate gives server-trust challenges
 /// the default handling (the system validates the certificate), whatever else it does with HTTP authentication.
-@Suite struct TLSValidationTests {
+@Suite(.timeLimit(.minutes(1))) struct TLSValidationTests {
     private final class Sender: NSObject, URLAuthenticationChallengeSender {
         func use(_ credential: URLCredential, for challenge: URLAuthenticationChallenge) {}
         func continueWithoutCredential(for challenge: URLAuthenticationChallenge) {}

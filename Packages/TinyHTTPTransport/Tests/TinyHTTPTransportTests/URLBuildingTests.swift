@@ -6,7 +6,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct URLBuildingTests {
+@Suite(.timeLimit(.minutes(1))) struct URLBuildingTests {
     private func url(_ text: String) throws -> URL { try #require(URL(string: text)) }
 
     @Test(arguments: [

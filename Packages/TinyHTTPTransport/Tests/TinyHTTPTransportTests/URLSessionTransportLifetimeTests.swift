@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite struct URLSessionTransportLifetimeTests {
+@Suite(.timeLimit(.minutes(1))) struct URLSessionTransportLifetimeTests {
     @Test func releasingTheTransportReleasesItsSessionAndDelegate() async throws {
         weak var delegate: AuthenticationChallengeHandler?
         do {

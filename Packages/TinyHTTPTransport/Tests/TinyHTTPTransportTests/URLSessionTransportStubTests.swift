@@ -38,7 +38,7 @@ final class StubProtocol: URLProtocol {
     override func stopLoading() {}
 }
 
-@Suite struct URLSessionTransportStubTests {
+@Suite(.timeLimit(.minutes(1))) struct URLSessionTransportStubTests {
     let transport: URLSessionTransport = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [StubProtocol.self]

@@ -9,7 +9,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct DelayTests {
+@Suite(.timeLimit(.minutes(1))) struct DelayTests {
     @Test func theMockDelayIsWaitedOnTheInjectedClock() async throws {
         let clock = RecordingClock()
         let mock = MockTransport(files: fixtures, delay: .milliseconds(800), clock: clock)

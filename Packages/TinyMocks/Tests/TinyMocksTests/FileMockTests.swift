@@ -8,7 +8,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct FileMockTests {
+@Suite(.timeLimit(.minutes(1))) struct FileMockTests {
     @Test(arguments: [
         (HTTPMethod.get, "/users", "mock_get_users.json"),
         (.post, "/users", "mock_post_users.json"),

@@ -9,7 +9,7 @@ import TinyHTTPTransport
 #endif
 
 /// Request paths that try to make the mock read outside its directory, or to name impossible files.
-@Suite struct HostilePathTests {
+@Suite(.timeLimit(.minutes(1))) struct HostilePathTests {
     /// A temporary folder holding secrets, with the mock directory `mocks` inside it.
     final class Sandbox {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tinymocks-\(UUID())")

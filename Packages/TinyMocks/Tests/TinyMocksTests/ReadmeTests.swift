@@ -20,7 +20,7 @@ struct APIClientDependency {
     static let testing = APIClientDependency(client: MockTinyAPIClient.testing)
 }
 
-@Suite struct ReadmeTests {
+@Suite(.timeLimit(.minutes(1))) struct ReadmeTests {
     @Test func quickStart() async throws {
         // GET /users → mock_get_users.json, POST /users → mock_post_users.json, GET /users/1 → mock_get_users_1.json
         let mock = MockTransport(files: .bundle(.module, subdirectory: "Fixtures"))

@@ -8,7 +8,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct RecordingTests {
+@Suite(.timeLimit(.minutes(1))) struct RecordingTests {
     @Test func recordsMethodURLHeadersAndBodyInOrder() async throws {
         let mock = MockTransport(files: fixtures)
         var post = try request(.post, "https://api.example.com/users", body: Data(#"{"name":"John"}"#.utf8))

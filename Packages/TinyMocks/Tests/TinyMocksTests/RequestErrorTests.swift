@@ -10,7 +10,7 @@ import TinyMocks
 
 /// An endpoint whose JSON body cannot be encoded (`Endpoint.requestError`) fails on the mock as on a live transport:
 /// loading throws the encoding error and nothing is sent, so the mock records no request.
-@Suite struct RequestErrorTests {
+@Suite(.timeLimit(.minutes(1))) struct RequestErrorTests {
     /// A body the default `JSONEncoder` cannot encode: JSON has no NaN.
     struct Reading: Encodable {
         var sensor: String

@@ -9,7 +9,7 @@ import TinyHTTPTransport
     import FoundationNetworking
 #endif
 
-@Suite struct RouteTests {
+@Suite(.timeLimit(.minutes(1))) struct RouteTests {
     @Test func aRouteAnswersWithStatusHeadersAndBody() async throws {
         let mock = MockTransport()
         mock.register(.put, "/users/1", .status(202, headers: ["X-Trace": "abc"], body: Data("ok".utf8)))

@@ -53,7 +53,7 @@ extension UserEndpoint: TinyAPIEndpoint {
     var queryItems: [URLQueryItem]? { nil }
 }
 
-@Suite struct SeedExampleTests {
+@Suite(.timeLimit(.minutes(1))) struct SeedExampleTests {
     /// The seed's mock client, reading this test target's files instead of the app bundle.
     let mockClient = MockTinyAPIClient(files: fixtures)
 

@@ -11,7 +11,7 @@ import TinyHTTPTransport
 
 /// Symbolic links in and to the mock directory: one that leads outside it is refused, as the README promises; one
 /// that stays inside, or a directory reached through a link, works.
-@Suite struct SymlinkTests {
+@Suite(.timeLimit(.minutes(1))) struct SymlinkTests {
     /// A temporary folder with a secret, the mock directory `mocks` inside it and a link `linked` to `mocks`.
     final class Sandbox {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tinymocks-links-\(UUID())")

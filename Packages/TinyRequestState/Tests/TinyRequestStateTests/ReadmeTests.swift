@@ -10,7 +10,7 @@ private enum APIError: Error {
 }
 
 /// The README's quick start, compiled and run.
-@Suite struct ReadmeTests {
+@Suite(.timeLimit(.minutes(1))) struct ReadmeTests {
     @Test func quickStart() {
         var users: RequestState<[User]> = .idle
         users = .loading

@@ -13,7 +13,7 @@ private enum APIError: Error, Equatable {
     case server(Int)
 }
 
-@Suite struct RequestStateTests {
+@Suite(.timeLimit(.minutes(1))) struct RequestStateTests {
     @Test func seedSpellingsCompileAndCompare() {
         var state: RequestState<[User]> = .idle
         state = .loading
@@ -94,7 +94,7 @@ private enum APIError: Error, Equatable {
     }
 }
 
-@Suite struct RequestErrorTests {
+@Suite(.timeLimit(.minutes(1))) struct RequestErrorTests {
     @Test func equalityComparesMessagesOnly() {
         #expect(RequestError(APIError.unauthorized, message: "Sign in") == RequestError("Sign in"))
         #expect(RequestError("a") != RequestError("b"))
@@ -122,7 +122,7 @@ private enum APIError: Error, Equatable {
     }
 }
 
-@Suite struct RefreshableTests {
+@Suite(.timeLimit(.minutes(1))) struct RefreshableTests {
     @Test func keepsTheLastValueWhileReloadingAndAfterAFailure() {
         var users = Refreshable<[String]>()
         #expect(users.value == nil && users.state == .idle)

@@ -4,7 +4,7 @@ import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
-@Suite struct ConcurrencyTests {
+@Suite(.timeLimit(.minutes(1))) struct ConcurrencyTests {
     /// Many tasks observe, cancel, load, clear and iterate at once, hopping to the main actor; afterwards every
     /// observer's and every iterator's states must be one contiguous run of the states a first observer saw (nothing
     /// skipped, repeated or reordered), and that reference must never repeat a state.

@@ -44,7 +44,7 @@ func unreachableMock() -> MockTransport {
     return mock
 }
 
-@Suite struct EndpointLoadingTests {
+@Suite(.timeLimit(.minutes(1))) struct EndpointLoadingTests {
     @MainActor @Test func loadShowsActivityAndDeliversTheValue() async {
         let controller = TodosController(transport: numberedMock())
         await controller.load(endpoint: textEndpoint()) { controller.texts.append($0) }.value

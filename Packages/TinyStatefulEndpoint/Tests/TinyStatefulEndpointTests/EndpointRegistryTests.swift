@@ -8,7 +8,7 @@ import TinyEndpoint
     import FoundationNetworking
 #endif
 
-@Suite struct EndpointRegistryTests {
+@Suite(.timeLimit(.minutes(1))) struct EndpointRegistryTests {
     let registry = EndpointRegistry(transport: numberedMock())
 
     func endpoint(

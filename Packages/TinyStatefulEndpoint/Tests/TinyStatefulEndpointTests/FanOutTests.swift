@@ -4,7 +4,7 @@ import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
-@Suite struct FanOutTests {
+@Suite(.timeLimit(.minutes(1))) struct FanOutTests {
     @MainActor @Test func tenThousandObserversEachSeeEveryStateOnceInOrder() async {
         let clock = TestClock(opened: 0)
         let mock = numberedMock(clock)

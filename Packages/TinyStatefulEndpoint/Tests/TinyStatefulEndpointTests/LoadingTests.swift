@@ -11,7 +11,7 @@ import TinyRequestState
     import FoundationNetworking
 #endif
 
-@Suite struct LoadingTests {
+@Suite(.timeLimit(.minutes(1))) struct LoadingTests {
     @Test func thousandConcurrentLoadIfNeededCallsSendOneRequest() async {
         let clock = TestClock(opened: 0)
         let mock = numberedMock(clock)
@@ -109,7 +109,7 @@ import TinyRequestState
     }
 }
 
-@Suite struct FreshnessTests {
+@Suite(.timeLimit(.minutes(1))) struct FreshnessTests {
     let clock = TestClock()
 
     @MainActor func endpoint(maximumAge: Duration?, mock: MockTransport? = nil) -> StatefulEndpoint<String> {

@@ -7,7 +7,7 @@ import TinyRequestState
 @testable import TinyStatefulEndpoint
 
 /// Closures with owners: the current state at once, then every change synchronously, in registration order.
-@Suite struct ObserveTests {
+@Suite(.timeLimit(.minutes(1))) struct ObserveTests {
     @MainActor @Test func anObserverGetsTheCurrentStateThenEveryChangeInOrder() async {
         let mock = numberedMock()
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock)
@@ -180,7 +180,7 @@ import TinyRequestState
 }
 
 /// Observation: SwiftUI and `withObservationTracking` see `state` and `value` change.
-@Suite struct ObservationTests {
+@Suite(.timeLimit(.minutes(1))) struct ObservationTests {
     @MainActor @Test func readingTheStateTracksItsChanges() async {
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
         let changes = Locked(0)

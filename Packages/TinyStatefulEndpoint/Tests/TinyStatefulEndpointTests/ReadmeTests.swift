@@ -17,7 +17,7 @@ import TinyStatefulEndpoint
 }
 
 /// The README's snippets, compiled and run.
-@Suite struct ReadmeTests {
+@Suite(.timeLimit(.minutes(1))) struct ReadmeTests {
     @MainActor @Test func quickStart() async {
         let transport = MockTransport()
         transport.register(.get, "/todos", .json(#"[{"id": 1, "title": "Read the README"}]"#))

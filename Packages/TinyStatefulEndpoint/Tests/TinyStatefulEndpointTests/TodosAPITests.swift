@@ -73,7 +73,7 @@ final class SeedTodosAPI {
     }
 }
 
-@Suite struct TodosAPITests {
+@Suite(.timeLimit(.minutes(1))) struct TodosAPITests {
     let body = #"[{"id": 1, "title": "Write tests"}, {"id": 2, "title": "Ship"}]"#
 
     @MainActor @Test func twoScreensShareOneLoadOfTheAllEndpoint() async {

@@ -2,7 +2,7 @@ import Testing
 import TinyStore
 
 @MainActor
-@Suite struct EffectTests {
+@Suite(.timeLimit(.minutes(1))) struct EffectTests {
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func sendStartsNoTaskWhenTheEffectIsNone() {
         let store = Store<SearchFeature>()

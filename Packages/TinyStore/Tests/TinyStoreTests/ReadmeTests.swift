@@ -4,7 +4,7 @@ import TinyStoreTesting
 
 /// The README's snippets, compiled and run: the quick start, and effects in the TCA shape.
 @MainActor
-@Suite struct ReadmeTests {
+@Suite(.timeLimit(.minutes(1))) struct ReadmeTests {
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     struct CounterFeature: Feature {
         struct State: Sendable, Equatable {

@@ -17,7 +17,7 @@ struct Weak<Object: AnyObject> {
 }
 
 @MainActor
-@Suite struct StoreTests {
+@Suite(.timeLimit(.minutes(1))) struct StoreTests {
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     typealias Counter = CounterFeature<FixedNumber>
 

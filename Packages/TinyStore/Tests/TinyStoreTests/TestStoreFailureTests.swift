@@ -22,7 +22,7 @@ final class IssueMessages: @unchecked Sendable {
 }
 
 @MainActor
-@Suite struct TestStoreFailureTests {
+@Suite(.timeLimit(.minutes(1))) struct TestStoreFailureTests {
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     typealias Counter = CounterFeature<FixedNumber>
 

@@ -4,7 +4,7 @@ import TinyStore
 import TinyStoreTesting
 
 @MainActor
-@Suite struct TestStoreTests {
+@Suite(.timeLimit(.minutes(1))) struct TestStoreTests {
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     typealias Counter = CounterFeature<FixedNumber>
 

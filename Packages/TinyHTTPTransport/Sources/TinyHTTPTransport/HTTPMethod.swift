@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// let method: HTTPMethod = .post
-/// let custom = HTTPMethod(rawValue: "PROPFIND")
+/// let options: HTTPMethod = "OPTIONS"           // any other method, as a string literal
 /// ```
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The method token as sent on the wire, for example `"GET"`.
@@ -31,8 +31,4 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let delete = HTTPMethod(rawValue: "DELETE")
     /// `HEAD`.
     public static let head = HTTPMethod(rawValue: "HEAD")
-    /// `OPTIONS`.
-    public static let options = HTTPMethod(rawValue: "OPTIONS")
-    /// `TRACE`.
-    public static let trace = HTTPMethod(rawValue: "TRACE")
 }

@@ -29,7 +29,7 @@ import Foundation
 /// ```
 public struct HTTPMiddleware: Sendable {
     /// Handles one request: calls `next.send(_:)` zero or more times and returns a response or throws.
-    public let intercept:
+    let intercept:
         @Sendable (_ request: URLRequest, _ next: any HTTPTransport) async throws -> (
             Data, HTTPURLResponse
         )

@@ -49,7 +49,7 @@ public struct RetryPolicy: Sendable {
     public init(
         maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30),
         jitter: Double = 0.5, maxRetryAfter: Duration = .seconds(60),
-        retryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace],
+        retryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, "OPTIONS", "TRACE"],
         retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504],
         retryableErrorCodes: Set<URLError.Code> = [
             .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .networkConnectionLost, .notConnectedToInternet,

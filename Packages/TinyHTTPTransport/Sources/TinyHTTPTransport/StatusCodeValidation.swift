@@ -12,13 +12,9 @@ import Foundation
     (200..<300).contains(code)
 }
 
-/// Accepts the status codes in `codes`: `expectedStatus(200...299)`, `expectedStatus(200..<400)`.
-public func expectedStatus<R: RangeExpression<Int> & Sendable>(_ codes: R) -> @Sendable (Int) -> Bool {
-    { codes.contains($0) }
-}
-
-/// Accepts exactly the status codes given: `expectedStatus([200, 204, 304])`.
-public func expectedStatus(_ codes: Set<Int>) -> @Sendable (Int) -> Bool {
+/// Accepts the status codes in `codes`, a range or a list: `expectedStatus(200..<400)`, `expectedStatus(200...)`,
+/// `expectedStatus([200, 204, 304])`.
+public func expectedStatus(_ codes: some Sequence<Int> & Sendable) -> @Sendable (Int) -> Bool {
     { codes.contains($0) }
 }
 

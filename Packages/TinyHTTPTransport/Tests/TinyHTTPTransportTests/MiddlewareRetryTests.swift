@@ -22,7 +22,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [408, 429, 500, 502, 503, 504], [HTTPMethod.get, .head, .put, .delete, .options, .trace])
+    @Test(arguments: [408, 429, 500, 502, 503, 504], [HTTPMethod.get, .head, .put, .delete, "OPTIONS", "TRACE"])
     func retriesARetryableStatusUntilItSucceeds(status: Int, method: HTTPMethod) async throws {
         let sent = Recorder<URLRequest>()
         let transport = answering([status, status, 200], sent: sent).with(.retry(policy, clock: clock))

@@ -127,11 +127,6 @@ public final class MockTransport: HTTPTransport, Sendable {
         state.withLock { $0.routes.append(route) }
     }
 
-    /// Removes every registered route.
-    public func removeAllRoutes() {
-        state.withLock { $0.routes.removeAll() }
-    }
-
     /// Every request received so far, in arrival order, as it was received.
     public var requests: [URLRequest] { state.withLock { $0.requests } }
 

@@ -38,7 +38,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     public private(set) var state: F.State
 
     /// How long `receive` and ``finish(timeout:fileID:filePath:line:column:)`` wait when not given a timeout.
-    public var timeout: Duration
+    private let timeout: Duration
 
     private let store: Store<F>
     /// Actions effects sent back, with the state right after each, not yet asserted.

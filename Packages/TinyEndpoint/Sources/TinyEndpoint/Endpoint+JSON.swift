@@ -219,7 +219,8 @@ extension JSONDecoder {
     /// - Throws: `DecodingError.dataCorrupted` when the charset is not one of those known here or the bytes are not
     ///   valid in it (never a lossy decoding with replacement characters).
     static func decodeText(_ data: Data, response: URLResponse?) throws -> String {
-        let charset = contentType(of: response).charset ?? "utf-8"
+        // Foundation reads the `charset` parameter of `Content-Type` when it makes the response.
+        let charset = response?.textEncodingName ?? "utf-8"
         guard let encoding = textEncodings[charset.lowercased()] else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "the charset \"\(charset)\" is not supported"))
@@ -249,21 +250,6 @@ extension JSONDecoder {
             return start == end || endsWith("application/json", whole: true) || endsWith("text/json", whole: true)
                 || endsWith("+json")
         }
-    }
-
-    /// The media type of the response's `Content-Type` (lower-cased, without parameters, `""` when there is none)
-    /// and its `charset` parameter, if any.
-    static func contentType(of response: URLResponse?) -> (mediaType: String, charset: String?) {
-        let value = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? ""
-        let parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        var charset: String?
-        for parameter in parts.dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0].lowercased() == "charset" {
-                charset = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            }
-        }
-        return ((parts.first ?? "").lowercased(), charset)
     }
 
     /// The charsets text responses are decoded in, by their IANA names and common aliases (lower-cased).

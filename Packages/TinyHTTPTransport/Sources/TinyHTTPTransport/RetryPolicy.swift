@@ -43,7 +43,7 @@ public struct RetryPolicy: Sendable {
     /// Linux, a connection closed before any response) and `secureConnectionFailed`. Empty: no failure is retried.
     public var retryableErrorCodes: Set<URLError.Code>
     /// A random number in `0..<1` for the jitter: inject a fixed one in tests.
-    public var random: @Sendable () -> Double
+    var random: @Sendable () -> Double
 
     /// Creates a policy; every parameter has a default.
     public init(

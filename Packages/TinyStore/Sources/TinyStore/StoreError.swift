@@ -16,11 +16,6 @@ public struct StoreError<Action: Sendable>: Error, CustomStringConvertible {
     /// The error thrown.
     public var error: any Error
 
-    /// Creates a store error.
-    public init(action: Action, origin: Origin, error: any Error) {
-        (self.action, self.origin, self.error) = (action, origin, error)
-    }
-
     /// For example `The reducer threw for action increment: invalidTransition`.
     public var description: String {
         "The \(origin == .reducer ? "reducer" : "effect") threw for action \(action): \(error)"

@@ -97,17 +97,6 @@ public struct RetryPolicy: Sendable {
         guard let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
         else { return nil }
         if let seconds = Int64(value), seconds >= 0 { return .seconds(seconds) }
-        guard let date = httpDate(value) else { return nil }
-        let reference = response.value(forHTTPHeaderField: "Date").flatMap(httpDate) ?? now
-        return .seconds(min(max(date.timeIntervalSince(reference), 0), 1e15))
-    }
-
-    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form HTTP dates are sent in.
-    static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.date(from: text)
+        return response.duration(untilDateIn: "Retry-After", now: now)
     }
 }

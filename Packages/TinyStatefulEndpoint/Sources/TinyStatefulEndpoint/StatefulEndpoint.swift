@@ -1,7 +1,12 @@
+import Foundation
 import Observation
 import TinyEndpoint
 @_spi(TinyKit) import TinyHTTPTransport
 import TinyRequestState
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// One endpoint shared by many observers: it holds the `RequestState` of an `Endpoint<A>` and hands every change
 /// to all of its observers, in order.
@@ -26,6 +31,16 @@ import TinyRequestState
 /// - ``load()`` always starts a new load and cancels the one in flight, whose answer is then dropped: a stale
 ///   response never overwrites a newer state.
 /// - ``clear()`` cancels the load in flight and goes back to `.idle`.
+///
+/// Staying fresh (see <doc:Revalidation>):
+/// - A load after a good response that carried an `ETag` or `Last-Modified` asks the server whether it changed
+///   (`If-None-Match`, `If-Modified-Since`); a `304 Not Modified` keeps the value without decoding anything, renews
+///   its freshness and is delivered again as a success.
+/// - Without ``maximumAge``, the response's `Cache-Control: max-age` or `Expires` says how long a value is fresh, and
+///   `no-cache` makes every ``loadIfNeeded()`` revalidate.
+/// - With a ``ResponseStore``, the last good response survives restarts: a new instance offers it at once as a stale
+///   success while the first load revalidates it.
+/// - After a failed reload, ``value`` still holds the last good value beside the failure in ``state``.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor public final class StatefulEndpoint<A: Sendable>: Observable {
     /// The endpoint this instance loads.
@@ -35,9 +50,20 @@ import TinyRequestState
     public nonisolated let maximumAge: Duration?
 
     private nonisolated let transport: any HTTPTransport
+    private nonisolated let clock: any Clock<Duration>
     private nonisolated let elapsed: @Sendable () -> Duration
+    private nonisolated let store: (any ResponseStore)?
+    /// How long a load goes on after its last observer went away; `nil`: to its end.
+    nonisolated let unobservedLoadGracePeriod: Duration?
+    /// Reads the stored response, if there is a store.
+    private nonisolated let restored: Task<Loaded?, Never>?
     private(set) var current = Refreshable<A>()
+    /// When the value was loaded or revalidated, on `elapsed`; `nil` for none or a restored one (stale).
     private var loadedAt: Duration?
+    /// How long the value stays fresh from `loadedAt`: ``maximumAge``, else what its response said; `nil`: forever.
+    private var lifetime: Duration?
+    /// The response the value came from, whose `ETag` and `Last-Modified` revalidate it.
+    private var validated: HTTPURLResponse?
     private(set) var task: Task<Void, Never>?
     private let registrar = ObservationRegistrar()
     /// `\.state`, made once: making a key path into a generic class costs microseconds.
@@ -60,15 +86,32 @@ import TinyRequestState
     ///     TinyHTTP's `StatefulEndpoint(endpoint: api.get())` compiles as it is.
     ///   - maximumAge: How long after it loaded a value is stale, so that ``loadIfNeeded()`` (and a new observer)
     ///     loads again; `nil`, the default, keeps a value until ``load()`` or ``clear()``.
-    ///   - clock: The clock `maximumAge` is measured on; inject one in tests.
+    ///     Without it, the response's `Cache-Control` or `Expires` decides.
+    ///   - store: Where the last good response is kept across launches; `nil`, the default, keeps it in memory only.
+    ///   - cancelsUnobservedLoadAfter: When set, a load in flight is cancelled once this long has passed since its
+    ///     last observer went away (checked at that interval), and the state goes back to the last value (or
+    ///     `.idle`). `nil`, the default, lets every load finish: a shared endpoint's next screen, or a prefetch with
+    ///     no observer at all, gets the answer.
+    ///   - clock: The clock `maximumAge` and the grace period are measured on; inject one in tests.
     public nonisolated init(
         endpoint: Endpoint<A>, transport: any HTTPTransport = URLSessionTransport.shared, maximumAge: Duration? = nil,
+        store: (any ResponseStore)? = nil, cancelsUnobservedLoadAfter: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.endpoint = endpoint
         self.transport = transport
         self.maximumAge = maximumAge
+        self.store = store
+        self.unobservedLoadGracePeriod = cancelsUnobservedLoadAfter
+        self.clock = clock
         self.elapsed = Self.stopwatch(clock)
+        let restored = store.map { store in
+            Task { () -> Loaded? in
+                await store.restore(for: endpoint.request) { (value: try endpoint.parse($0, $1).get(), response: $1) }
+            }
+        }
+        self.restored = restored
+        if let restored { Task { @MainActor [weak self] in await restored.value.map { self?.offer($0) } } }
     }
 
     private nonisolated static func stopwatch(_ clock: some Clock<Duration>) -> @Sendable () -> Duration {
@@ -92,7 +135,7 @@ import TinyRequestState
     /// Loads unless there is a usable state: does nothing while a load is in flight (the caller joins it) or while
     /// a loaded value is fresh; loads when idle, after a failure, or when the value is older than ``maximumAge``.
     public func loadIfNeeded() {
-        let isFresh = maximumAge.map { elapsed() - (loadedAt ?? .zero) < $0 } ?? true
+        let isFresh = loadedAt.map { loadedAt in lifetime.map { elapsed() - loadedAt < $0 } ?? true } ?? false
         if !current.state.isLoading, !(current.state.isSuccess && isFresh) { load() }
     }
 
@@ -100,19 +143,49 @@ import TinyRequestState
     /// in flight) and then the result of this load only.
     public func load() {
         task?.cancel()
-        task = Task { [weak self, endpoint, transport] in
-            let result = await Result { @Sendable in try await transport.load(endpoint) }
+        let known = current.value.flatMap { value in validated.map { (value: value, response: $0) } }
+        let task = Task { [weak self, endpoint, transport, restored, store] in
+            let prior = if let known { known } else { await restored?.value }
+            let result = await Result { @Sendable in try await Self.fetch(endpoint, revalidating: prior, transport) }
             guard let self, !Task.isCancelled else { return }  // cancelled: load() or clear() replaced this load
-            if case .success = result { loadedAt = elapsed() }
-            publish(RequestState(result))
+            if case .success(let fetched) = result {
+                loadedAt = elapsed()
+                if fetched.body != nil { validated = fetched.response }
+                lifetime = maximumAge ?? Self.lifetime(of: fetched.response) ?? validated.flatMap(Self.lifetime)
+                publish(.success(fetched.value))
+                if let body = fetched.body { await store?.save(body, fetched.response, for: endpoint.request) }
+            } else if case .failure(let error) = result {
+                publish(.failure(RequestError(error)))
+            }
         }
+        self.task = task
         publish(.loading)
+        if let grace = unobservedLoadGracePeriod { cancel(task, whenUnobservedFor: grace) }
     }
 
     /// Cancels the load in flight, forgets the last value and goes back to `.idle`.
     public func clear() {
         task?.cancel()
+        (loadedAt, validated) = (nil, nil)
         publish(.idle)
+    }
+
+    /// Shows a stored value, unless a load has answered already: a stale success, revalidated by the next load.
+    private func offer(_ restored: Loaded) {
+        guard current.value == nil else { return }
+        validated = restored.response
+        publish(.success(restored.value))
+    }
+
+    /// Checks every `grace` while `load` runs, and cancels it once observers were there and none is left.
+    private func cancel(_ load: Task<Void, Never>, whenUnobservedFor grace: Duration) {
+        Task { [weak self, clock] in
+            while (try? await clock.sleep(for: grace)) != nil, let self, task == load, current.state.isLoading {
+                guard !observers.isEmpty, observers.allSatisfy({ $0.owner == nil }) else { continue }
+                load.cancel()
+                publish(current.value.map { .success($0) } ?? .idle)
+            }
+        }
     }
 
     /// Sets the state and calls every observer with it, unless it is a repeated `.idle` or `.loading`. A state set

@@ -1,0 +1,24 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension HTTPURLResponse {
+    /// The time from this response's `Date` (else `now`) to the HTTP date in header `field` (`Retry-After`,
+    /// `Expires`); `nil` when the header is missing or not an HTTP date. Never negative.
+    @_spi(TinyKit) public func duration(untilDateIn field: String, now: Date = Date()) -> Duration? {
+        guard let date = value(forHTTPHeaderField: field).flatMap(Self.httpDate) else { return nil }
+        let reference = value(forHTTPHeaderField: "Date").flatMap(Self.httpDate) ?? now
+        return .seconds(min(max(date.timeIntervalSince(reference), 0), 1e15))
+    }
+
+    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form HTTP dates are sent in.
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text.trimmingCharacters(in: .whitespaces))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where a ``StatefulEndpoint`` keeps its last good response across launches, so a screen can show the last data at
+/// once, offline too, while it revalidates. ``FileResponseStore`` keeps them in files.
+///
+/// A store keeps responses, not values: the endpoint decodes a kept body with its own parse function, so any
+/// endpoint can be persisted and a body the app's current model can no longer decode is simply not offered.
+public protocol ResponseStore: Sendable {
+    /// The value kept for `request`, made by `decode` from the kept body and response; `nil` when there is none or
+    /// it cannot be read or decoded (say why in your log).
+    func restore<Value>(
+        for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
+    ) async -> Value?
+
+    /// Keeps `body` and `response`, the latest good answer to `request`, replacing what was kept for it.
+    func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async
+}
+
+/// A ``ResponseStore`` that keeps each response in a JSON file of its own in a directory, keyed by method and URL.
+///
+/// ```swift
+/// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+/// let todos = StatefulEndpoint(endpoint: api.todos(), store: FileResponseStore(directory: caches))
+/// ```
+///
+/// - Writes are atomic (a new file replaces the old one whole), so a crash never leaves half a value behind.
+/// - A missing, corrupt or undecodable file is ignored and its reason goes to `log`; nothing throws.
+/// - A response marked `Cache-Control: no-store` is never written, and neither is the response to a request that
+///   carries `Authorization` or `Cookie` unless `storesCredentialedRequests` is set: private data stays off the
+///   disk unless you say otherwise. (A credential the transport adds later, such as the authorization
+///   middleware's, is not seen here: give such an API a store per signed-in user, or none.)
+public struct FileResponseStore: ResponseStore {
+    let directory: URL
+    let storesCredentialedRequests: Bool
+    let log: @Sendable (String) -> Void
+
+    /// Creates a store that keeps its files in `directory` (created when first written).
+    ///
+    /// - Parameters:
+    ///   - directory: The directory of the files, for example in the caches directory.
+    ///   - storesCredentialedRequests: Whether responses to requests carrying `Authorization` or `Cookie` are kept.
+    ///   - log: Where the reasons for ignored files and failed writes go; standard error by default.
+    public init(
+        directory: URL, storesCredentialedRequests: Bool = false,
+        log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data("TinyKit: \($0)\n".utf8)) }
+    ) {
+        (self.directory, self.storesCredentialedRequests, self.log) = (directory, storesCredentialedRequests, log)
+    }
+
+    /// What a file holds: the key it was written for (checked when read, against hash collisions) and the response.
+    struct Record: Codable {
+        var key: String
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+    }
+
+    public func restore<Value>(
+        for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
+    ) async -> Value? {
+        guard let (key, file) = location(of: request), FileManager.default.fileExists(atPath: file.path) else {
+            return nil
+        }
+        do {
+            let record = try JSONDecoder().decode(Record.self, from: Data(contentsOf: file))
+            guard record.key == key, let url = request.url,
+                let response = HTTPURLResponse(
+                    url: url, statusCode: record.status, httpVersion: "HTTP/1.1", headerFields: record.headers)
+            else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: [], debugDescription: "it holds \(record.key) \(record.status), not \(key)"))
+            }
+            return try decode(record.body, response)
+        } catch {
+            log("ignored the stored response \(file.path): \(error)")
+            return nil
+        }
+    }
+
+    public func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {
+        let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")?.lowercased() ?? ""
+        let hasCredentials = ["Authorization", "Cookie"].contains { request.value(forHTTPHeaderField: $0) != nil }
+        guard let (key, file) = location(of: request), !cacheControl.contains("no-store"),
+            storesCredentialedRequests || !hasCredentials
+        else { return }
+        let headers = response.allHeaderFields.reduce(into: [String: String]()) { $0["\($1.key)"] = "\($1.value)" }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let record = Record(key: key, status: response.statusCode, headers: headers, body: body)
+            try JSONEncoder().encode(record).write(to: file, options: .atomic)
+        } catch {
+            log("could not store the response to \(key) in \(file.path): \(error)")
+        }
+    }
+
+    /// The key of `request` (method and URL) and the file it is kept in, named by the key's 64-bit FNV-1a hash.
+    func location(of request: URLRequest) -> (key: String, file: URL)? {
+        guard let url = request.url?.absoluteString else { return nil }
+        let key = "\(request.httpMethod ?? "GET") \(url)"
+        let hash = key.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        return (key, directory.appendingPathComponent(String(hash, radix: 16) + ".json"))
+    }
+}

@@ -17,7 +17,7 @@ import TinyKitExamplesProgram
         "TinyHTTP × async":
             #"6 todos, #1 "Write the first program", created #7, updated completed=true, deleted #7, #9999 → 404"#,
         "TinyHTTP × completion handler": #"title "Find the moth""#,
-        "TinyHTTP × StatefulEndpoint": "list: 6 todos; remaining: 3; same instance: true",
+        "TinyHTTP × StatefulEndpoint": "list: 6 todos; remaining: 3; same instance: true; relaunched: 6 then 6",
         "TinyHTTP × Store": "state.todos = .success(6 todos), 3 done",
         "tinyAPI × async":
             #"3 users, #1 "Ada Lovelace", created #4, updated email ada@analytical.example, deleted #4, "#

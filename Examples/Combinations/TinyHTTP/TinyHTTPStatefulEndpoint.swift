@@ -1,7 +1,10 @@
+import Foundation
 import TinyRequestState
 import TinyStatefulEndpoint
 
-/// TinyHTTP × StatefulEndpoint: two controllers observe the API's shared `all` endpoint; one load serves both.
+/// TinyHTTP × StatefulEndpoint: two controllers observe the API's shared `all` endpoint; one load serves both. The
+/// endpoint keeps its answer on disk: after a relaunch the list shows at once from the file, then the endpoint
+/// revalidates it (a `304` from a server that sends ETags, such as the demo server and jsonplaceholder).
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 public enum TinyHTTPStatefulEndpoint: Example {
     public static let combination = Combination(
@@ -31,7 +34,10 @@ public enum TinyHTTPStatefulEndpoint: Example {
 
     @MainActor
     public static func run(_ context: ExampleContext) async throws -> ExampleReport {
-        let api = TodosAPI(baseURL: context.baseURL, transport: context.transport)
+        let disk = FileManager.default.temporaryDirectory.appendingPathComponent("tinykit-todos-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: disk) }
+        let store = FileResponseStore(directory: disk)
+        let api = TodosAPI(baseURL: context.baseURL, transport: context.transport, store: store)
         let list = TodosController()
         let remaining = RemainingController()
         list.start(api: api)
@@ -41,9 +47,21 @@ public enum TinyHTTPStatefulEndpoint: Example {
         for await state in api.all.states where state.isSuccess || state.isFailure { break }
         if case .failure(let error) = api.all.state { throw error }
 
+        // The next launch: a new API (a new endpoint) over the same files shows the stored list before the server
+        // answers, then the server's answer to the revalidation.
+        let relaunched = TodosAPI(baseURL: context.baseURL, transport: context.transport, store: store)
+        let reopened = TodosController()
+        reopened.start(api: relaunched)
+        var shown: [Int] = []
+        for await state in relaunched.all.states {
+            if case .success(let todos) = state { shown.append(todos.count) }
+            if case .failure(let error) = state { throw error }
+            if shown.count == 2 { break }  // from the disk, then revalidated
+        }
+
         return ExampleReport(
-            did: "GET /todos, 2 observers",
+            did: "GET /todos, 2 observers; relaunch: from disk, then GET /todos with If-None-Match",
             result: "list: \(list.titles.count) todos; remaining: \(remaining.remaining); same instance: "
-                + "\(api.all === api.all)")
+                + "\(api.all === api.all); relaunched: \(shown.map(String.init).joined(separator: " then "))")
     }
 }

@@ -16,9 +16,13 @@ final class TodosAPI: Sendable {
     private let jsonDecoder = JSONDecoder()
     private let jsonEncoder = JSONEncoder()
 
-    init(baseURL: URL = .jsonPlaceholder, transport: any HTTPTransport = URLSessionTransport.shared) {
+    /// `store` keeps the shared endpoints' last answers across launches (none by default).
+    init(
+        baseURL: URL = .jsonPlaceholder, transport: any HTTPTransport = URLSessionTransport.shared,
+        store: (any ResponseStore)? = nil
+    ) {
         url = baseURL.appendingRelative("todos")
-        registry = EndpointRegistry(transport: transport)
+        registry = EndpointRegistry(transport: transport, store: store)
     }
 
     /// All todos, shared: created on first use, then the same instance for every caller.

@@ -29,6 +29,7 @@ public final class EndpointRegistry: Sendable {
     private let transport: any HTTPTransport
     private let maximumAge: Duration?
     private let clock: any Clock<Duration>
+    private let store: (any ResponseStore)?
     private let instances = Locked([[String]: any Sendable]())
 
     /// Creates an empty registry.
@@ -37,15 +38,17 @@ public final class EndpointRegistry: Sendable {
     ///   - transport: The transport of every instance it creates; the live `URLSessionTransport.shared` by default.
     ///   - maximumAge: The maximum age of every instance it creates; `nil` for none.
     ///   - keyHeaders: The headers whose values tell two requests apart (names compare case-insensitively).
+    ///   - store: Where every instance it creates keeps its last good response; `nil` for none.
     ///   - clock: The clock of every instance it creates.
     public init(
         transport: any HTTPTransport = URLSessionTransport.shared, maximumAge: Duration? = nil,
         keyHeaders: Set<String> = ["Accept", "Accept-Language", "Authorization", "Content-Type", "Cookie"],
-        clock: any Clock<Duration> = ContinuousClock()
+        store: (any ResponseStore)? = nil, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.transport = transport
         self.maximumAge = maximumAge
         self.keyHeaders = Set(keyHeaders.map { $0.lowercased() })
+        self.store = store
         self.clock = clock
     }
 
@@ -56,7 +59,7 @@ public final class EndpointRegistry: Sendable {
             let instance =
                 instances[key] as? StatefulEndpoint<A>
                 ?? StatefulEndpoint(
-                    endpoint: endpoint, transport: transport, maximumAge: maximumAge, clock: clock)
+                    endpoint: endpoint, transport: transport, maximumAge: maximumAge, store: store, clock: clock)
             instances[key] = instance
             return instance
         }

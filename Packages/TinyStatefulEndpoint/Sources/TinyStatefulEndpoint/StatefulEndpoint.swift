@@ -32,7 +32,7 @@ import TinyRequestState
 ///   response never overwrites a newer state.
 /// - ``clear()`` cancels the load in flight and goes back to `.idle`.
 ///
-/// Staying fresh (see <doc:Revalidation>):
+/// Staying fresh:
 /// - A load after a good response that carried an `ETag` or `Last-Modified` asks the server whether it changed
 ///   (`If-None-Match`, `If-Modified-Since`); a `304 Not Modified` keeps the value without decoding anything, renews
 ///   its freshness and is delivered again as a success.
@@ -65,6 +65,8 @@ import TinyRequestState
     /// The response the value came from, whose `ETag` and `Last-Modified` revalidate it.
     private var validated: HTTPURLResponse?
     private(set) var task: Task<Void, Never>?
+    /// Whether `task` is loading (its state may be a stored value's success meanwhile).
+    private var inFlight = false
     private let registrar = ObservationRegistrar()
     /// `\.state`, made once: making a key path into a generic class costs microseconds.
     private lazy var stateKeyPath = \StatefulEndpoint.state
@@ -136,7 +138,7 @@ import TinyRequestState
     /// a loaded value is fresh; loads when idle, after a failure, or when the value is older than ``maximumAge``.
     public func loadIfNeeded() {
         let isFresh = loadedAt.map { loadedAt in lifetime.map { elapsed() - loadedAt < $0 } ?? true } ?? false
-        if !current.state.isLoading, !(current.state.isSuccess && isFresh) { load() }
+        if !inFlight, !(current.state.isSuccess && isFresh) { load() }
     }
 
     /// Starts a new load, cancelling the one in flight. Observers see `.loading` (once, even if a load was already
@@ -145,20 +147,27 @@ import TinyRequestState
         task?.cancel()
         let known = current.value.flatMap { value in validated.map { (value: value, response: $0) } }
         let task = Task { [weak self, endpoint, transport, restored, store] in
-            let prior = if let known { known } else { await restored?.value }
+            let stored = known == nil ? await restored?.value : nil
+            if let stored { self?.offer(stored) }  // a load without a value shows the stored one first
+            let prior = known ?? stored
             let result = await Result { @Sendable in try await Self.fetch(endpoint, revalidating: prior, transport) }
             guard let self, !Task.isCancelled else { return }  // cancelled: load() or clear() replaced this load
             if case .success(let fetched) = result {
-                loadedAt = elapsed()
-                if fetched.body != nil { validated = fetched.response }
+                if let body = fetched.body {
+                    await store?.save(body, fetched.response, for: endpoint.request)  // stored before it is seen
+                    guard !Task.isCancelled else { return }  // `inFlight` belongs to the load that cancelled this
+                    validated = fetched.response
+                }
+                (inFlight, loadedAt) = (false, elapsed())
                 lifetime = maximumAge ?? Self.lifetime(of: fetched.response) ?? validated.flatMap(Self.lifetime)
                 publish(.success(fetched.value))
-                if let body = fetched.body { await store?.save(body, fetched.response, for: endpoint.request) }
             } else if case .failure(let error) = result {
+                inFlight = false
                 publish(.failure(RequestError(error)))
             }
         }
         self.task = task
+        inFlight = true
         publish(.loading)
         if let grace = unobservedLoadGracePeriod { cancel(task, whenUnobservedFor: grace) }
     }
@@ -166,7 +175,7 @@ import TinyRequestState
     /// Cancels the load in flight, forgets the last value and goes back to `.idle`.
     public func clear() {
         task?.cancel()
-        (loadedAt, validated) = (nil, nil)
+        (loadedAt, validated, inFlight) = (nil, nil, false)
         publish(.idle)
     }
 
@@ -180,9 +189,10 @@ import TinyRequestState
     /// Checks every `grace` while `load` runs, and cancels it once observers were there and none is left.
     private func cancel(_ load: Task<Void, Never>, whenUnobservedFor grace: Duration) {
         Task { [weak self, clock] in
-            while (try? await clock.sleep(for: grace)) != nil, let self, task == load, current.state.isLoading {
+            while (try? await clock.sleep(for: grace)) != nil, let self, task == load, inFlight {
                 guard !observers.isEmpty, observers.allSatisfy({ $0.owner == nil }) else { continue }
                 load.cancel()
+                inFlight = false
                 publish(current.value.map { .success($0) } ?? .idle)
             }
         }

@@ -18,6 +18,22 @@ import TinyStatefulEndpoint
 
 /// The README's snippets, compiled and run.
 @Suite(.timeLimit(.minutes(1))) struct ReadmeTests {
+    @MainActor @Test func freshRevalidatedAndKeptAcrossLaunches() async throws {
+        let transport = MockTransport()
+        transport.register(.get, "/todos", .json(#"[{"id": 1, "title": "Keep it"}]"#, headers: ["ETag": "\"1\""]))
+        let api = TodosAPI(transport: transport)
+        let caches = FileManager.default.temporaryDirectory.appendingPathComponent("todos-cache")
+        defer { try? FileManager.default.removeItem(at: caches) }
+        let todos = StatefulEndpoint(
+            endpoint: api.get(), transport: transport,
+            store: FileResponseStore(directory: caches),  // the last good response survives restarts
+            cancelsUnobservedLoadAfter: .seconds(2))  // a load no screen waits for any more stops
+        todos.loadIfNeeded()
+
+        for await state in todos.states where state.isSuccess { break }
+        #expect(todos.value?.first?.title == "Keep it")
+    }
+
     @MainActor @Test func quickStart() async {
         let transport = MockTransport()
         transport.register(.get, "/todos", .json(#"[{"id": 1, "title": "Read the README"}]"#))

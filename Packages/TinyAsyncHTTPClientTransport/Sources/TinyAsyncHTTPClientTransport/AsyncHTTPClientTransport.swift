@@ -61,9 +61,6 @@
         /// counts as `0`: only empty bodies are accepted.
         public var maximumResponseBodySize: Int
 
-        /// The default of ``maximumResponseBodySize``: 10 MiB.
-        public static let defaultMaximumResponseBodySize = 10 * 1024 * 1024
-
         /// Creates a transport that sends with `client`.
         ///
         /// - Parameters:
@@ -97,11 +94,7 @@
                     let body = try await response.body.collect(upTo: limit)
                     return (Data(buffer: body, byteTransferStrategy: .noCopy), head)
                 } catch is NIOTooManyBytesError {
-                    throw HTTPTransportError(
-                        .other, request: request, response: head,
-                        message:
-                            "the response body is larger than maximumResponseBodySize, \(limit) bytes"
-                    )
+                    throw HTTPTransportError.bodyTooLarge(limit: limit, request: request, response: head)
                 }
             } catch {
                 throw Self.transportError(for: error, request: request)

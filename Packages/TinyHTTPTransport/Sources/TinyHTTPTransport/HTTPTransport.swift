@@ -28,6 +28,12 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 }
 
+extension HTTPTransport {
+    /// The largest response body a transport reads into memory unless told otherwise: 10 MiB (the default
+    /// `maximumResponseBodySize` of `URLSessionTransport` and `AsyncHTTPClientTransport`).
+    public static var defaultMaximumResponseBodySize: Int { 10 * 1024 * 1024 }
+}
+
 extension Result where Failure == any Error {
     /// The value `body` returns, or the error it throws: the async twin of `Result(catching:)`.
     @_spi(TinyKit) public init(catching body: () async throws -> Success) async {

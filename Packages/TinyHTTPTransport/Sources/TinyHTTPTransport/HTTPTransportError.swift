@@ -129,3 +129,14 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         return "URLError \(code.rawValue)" + (reason.map { " (\($0))" } ?? "")
     }
 }
+
+extension HTTPTransportError {
+    /// The failure of a response whose body is over a transport's `maximumResponseBodySize` of `limit` bytes.
+    @_spi(TinyKit) public static func bodyTooLarge(
+        limit: Int, request: URLRequest, response: URLResponse?
+    ) -> HTTPTransportError {
+        HTTPTransportError(
+            .other, request: request, response: response as? HTTPURLResponse,
+            message: "the response body is larger than maximumResponseBodySize, \(limit) bytes")
+    }
+}

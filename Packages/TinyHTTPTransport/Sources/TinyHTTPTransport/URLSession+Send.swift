@@ -14,10 +14,17 @@ extension URLSession: HTTPTransport {
     /// ``HTTPTransportError``, and on Linux a `401` carrying `WWW-Authenticate` arrives as a `401` response
     /// (see ``URLSessionTransport``), on `URLSession.shared` and on a session you built too.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await send(request, limit: nil)
+    }
+
+    /// ``send(_:)``, refusing a response body over `limit` bytes (when the session's delegate is TinyKit's).
+    func send(_ request: URLRequest, limit: Int?) async throws -> (Data, HTTPURLResponse) {
         let started = Locked(SentTask())
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = makeDataTask(for: request, refusal: nil, sent: started) { continuation.resume(with: $0) }
+                let task = makeDataTask(for: request, refusal: nil, limit: limit, sent: started) {
+                    continuation.resume(with: $0)
+                }
                 if started.withLock({ $0.cancelled }) { task.cancel() }
                 task.resume()
             }
@@ -45,7 +52,7 @@ extension URLSession: HTTPTransport {
         for request: URLRequest, refusal: (any Error)? = nil,
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
     ) -> URLSessionDataTask {
-        makeDataTask(for: request, refusal: refusal, sent: Locked(SentTask()), completion: completion)
+        makeDataTask(for: request, refusal: refusal, limit: nil, sent: Locked(SentTask()), completion: completion)
     }
 
     /// The task a request was sent with, and whether the awaiting caller cancelled it.
@@ -57,7 +64,7 @@ extension URLSession: HTTPTransport {
     /// `makeDataTask(for:refusal:completion:)`, recording the task in `sent`, whose `cancelled` (set by an async
     /// caller's cancellation handler) tells a cancelled challenge from the caller's own cancellation.
     private func makeDataTask(
-        for request: URLRequest, refusal: (any Error)?, sent: Locked<SentTask>,
+        for request: URLRequest, refusal: (any Error)?, limit: Int?, sent: Locked<SentTask>,
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
     ) -> URLSessionDataTask {
         var refusal = refusal
@@ -66,12 +73,24 @@ extension URLSession: HTTPTransport {
         }
         let session = challengeAnsweringSession
         guard let refusal else {
-            let task = session.dataTask(with: request) { data, response, error in
+            let finish: @Sendable (Data?, URLResponse?, (any Error)?, Bool) -> Void = {
+                data, response, error, tooLarge in
                 let (challenged, cancelled) = sent.withLock { ($0.task?.response as? HTTPURLResponse, $0.cancelled) }
+                if tooLarge, let limit {
+                    return completion(
+                        .failure(HTTPTransportError.bodyTooLarge(limit: limit, request: request, response: response)))
+                }
                 completion(
                     Self.result(
                         data: data, response: response, error: error, challenged: error == nil ? nil : challenged,
                         cancelledByCaller: cancelled, request: request))
+            }
+            let task: URLSessionDataTask
+            if let limit, let delegate = session.delegate as? SessionDelegate {
+                task = session.dataTask(with: request)
+                delegate.collect(task, limit: limit, completion: finish)
+            } else {
+                task = session.dataTask(with: request) { finish($0, $1, $2, false) }
             }
             sent.withLock { $0.task = task }
             return task
@@ -123,7 +142,7 @@ extension URLSession: HTTPTransport {
                 let abandoned = twins.filter { $0.value.original == nil }
                 for id in abandoned.keys { twins[id] = nil }
                 let twin = URLSession(
-                    configuration: configuration, delegate: AuthenticationChallengeHandler(), delegateQueue: nil)
+                    configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
                 twins[ObjectIdentifier(self)] = Twin(original: self, session: twin)
                 return (twin, abandoned.values.map(\.session))
             }

@@ -21,6 +21,10 @@ import Foundation
 /// - Cancelling the task that awaits ``send(_:)`` cancels the request (``HTTPTransportError/Code/cancelled``).
 /// - A connection the server closes before any response is ``HTTPTransportError/Code/cannotConnect`` on Linux too,
 ///   where FoundationNetworking reports it as `badServerResponse` ("Empty reply from server").
+/// - A response body over ``maximumResponseBodySize`` (10 MiB by default, as `AsyncHTTPClientTransport`'s) fails
+///   with ``HTTPTransportError/Code/other`` and the response, as soon as its `Content-Length` or the bytes received
+///   so far say so: the body is never held whole. (A session given to ``init(session:maximumResponseBodySize:)`` with
+///   a delegate of its own, or without one on Apple platforms, reads bodies whole, without the limit.)
 /// - Requests that `URLRequest.validate()` refuses (no URL, a method or header name that is not an HTTP token, a
 ///   header value with a control character) fail before anything is sent.
 /// - A `401` carrying `WWW-Authenticate` arrives promptly as a `401` response on Linux too. FoundationNetworking
@@ -39,15 +43,22 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// The session requests are sent with.
     public let session: URLSession
+    /// The largest response body, in bytes, read into memory; a negative value counts as `0`.
+    public let maximumResponseBodySize: Int
     private let ownsSession: Bool
 
     /// Creates a transport with its own `URLSession` built from `configuration`: the recommended live transport.
     ///
-    /// - Parameter configuration: Timeouts, headers, caching, `protocolClasses` for stubs, …
-    ///   The transport takes a copy: changing `configuration` later has no effect on it.
-    public init(configuration: URLSessionConfiguration = .default) {
-        session = URLSession(
-            configuration: configuration, delegate: AuthenticationChallengeHandler(), delegateQueue: nil)
+    /// - Parameters:
+    ///   - configuration: Timeouts, headers, caching, `protocolClasses` for stubs, …
+    ///     The transport takes a copy: changing `configuration` later has no effect on it.
+    ///   - maximumResponseBodySize: The largest response body read into memory, in bytes.
+    public init(
+        configuration: URLSessionConfiguration = .default,
+        maximumResponseBodySize: Int = defaultMaximumResponseBodySize
+    ) {
+        session = URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
+        self.maximumResponseBodySize = maximumResponseBodySize
         ownsSession = true
     }
 
@@ -55,9 +66,10 @@ public final class URLSessionTransport: HTTPTransport {
     ///
     /// A session with its own delegate keeps it: on Linux, a `401` carrying `WWW-Authenticate` then completes
     /// only when that delegate cancels HTTP authentication challenges. A session without a delegate is handled as
-    /// in ``init(configuration:)``.
-    public init(session: URLSession) {
+    /// in ``init(configuration:maximumResponseBodySize:)``, the size limit included on Linux.
+    public init(session: URLSession, maximumResponseBodySize: Int = defaultMaximumResponseBodySize) {
         self.session = session
+        self.maximumResponseBodySize = maximumResponseBodySize
         ownsSession = false
     }
 
@@ -71,9 +83,10 @@ public final class URLSessionTransport: HTTPTransport {
     ///
     /// - Throws: ``HTTPTransportError``: ``HTTPTransportError/Code/invalidRequest`` for a request that
     ///   `URLRequest.validate()` refuses, ``HTTPTransportError/Code/cancelled`` when the awaiting task was
-    ///   cancelled, and the code mapped from the `URLError` for other failures
+    ///   cancelled, ``HTTPTransportError/Code/other`` with the response for a body over
+    ///   ``maximumResponseBodySize``, and the code mapped from the `URLError` for other failures
     ///   (see ``HTTPTransportError/init(mapping:request:)``).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await session.send(request)
+        try await session.send(request, limit: max(0, maximumResponseBodySize))
     }
 }

@@ -19,7 +19,7 @@ import Testing
     }
 
     private func disposition(for method: String) throws -> URLSession.AuthChallengeDisposition? {
-        let handler = AuthenticationChallengeHandler()
+        let handler = SessionDelegate()
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let task = session.dataTask(with: try #require(URL(string: "https://127.0.0.1:1/")))
@@ -42,6 +42,6 @@ import Testing
 
     @Test func theLiveConfigurationKeepsTheSystemDefaults() {
         let transport = URLSessionTransport()
-        #expect(transport.session.delegate is AuthenticationChallengeHandler)
+        #expect(transport.session.delegate is SessionDelegate)
     }
 }

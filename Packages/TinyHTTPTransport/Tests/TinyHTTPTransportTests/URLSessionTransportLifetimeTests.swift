@@ -9,12 +9,12 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct URLSessionTransportLifetimeTests {
     @Test func releasingTheTransportReleasesItsSessionAndDelegate() async throws {
-        weak var delegate: AuthenticationChallengeHandler?
+        weak var delegate: SessionDelegate?
         do {
             let configuration = URLSessionConfiguration.ephemeral
             configuration.protocolClasses = [StubProtocol.self]
             let transport = URLSessionTransport(configuration: configuration)
-            delegate = transport.session.delegate as? AuthenticationChallengeHandler
+            delegate = transport.session.delegate as? SessionDelegate
             var request = URLRequest(url: try #require(URL(string: "https://stub.example/a")))
             request.setValue("status 200", forHTTPHeaderField: "X-Stub")
             _ = try await transport.send(request)

@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The session delegate TinyKit sends with when a session has none (see `URLSession.makeDataTask(for:refusal:completion:)`).
+///
+/// On Linux it cancels HTTP authentication challenges, because FoundationNetworking never completes a `401`
+/// carrying `WWW-Authenticate` otherwise (swift-corelibs-foundation issue 5456: `.performDefaultHandling` hangs,
+/// `.useCredential` without a credential crashes). The task then fails as cancelled and keeps the `401` as its
+/// `response`, which the send path returns. Server-trust challenges always get the default handling.
+///
+/// It also collects the body of each task sent with a size limit (``collect(_:limit:completion:)``), refusing the
+/// response as soon as its `Content-Length`, or the bytes received so far, exceed the limit: a body too large is
+/// never held whole.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// A body being collected: its limit, the bytes so far, whether it went over, and who gets it at the end.
+    private struct Body {
+        let limit: Int
+        var data = Data()
+        var isTooLarge = false
+        let completion:
+            @Sendable (_ data: Data, _ response: URLResponse?, _ error: (any Error)?, _ tooLarge: Bool) -> Void
+    }
+
+    /// The bodies being collected, by task identifier (unique within the one session this delegate serves).
+    private let bodies = Locked([Int: Body]())
+
+    /// Collects the body of `task` (made without a completion handler) and calls `completion` when it ends; a body
+    /// over `limit` bytes ends it at once, cancelled, with `tooLarge` set.
+    func collect(
+        _ task: URLSessionDataTask, limit: Int,
+        completion: @escaping @Sendable (Data, URLResponse?, (any Error)?, _ tooLarge: Bool) -> Void
+    ) {
+        bodies.withLock { $0[task.taskIdentifier] = Body(limit: limit, completion: completion) }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let tooLarge = bodies.withLock { bodies in
+            guard let limit = bodies[dataTask.taskIdentifier]?.limit, response.expectedContentLength > limit else {
+                return false
+            }
+            bodies[dataTask.taskIdentifier]?.isTooLarge = true
+            return true
+        }
+        completionHandler(tooLarge ? .cancel : .allow)
+        if tooLarge { dataTask.cancel() }  // FoundationNetworking ignores `.cancel` and reads the body on
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = bodies.withLock { bodies in
+            guard let body = bodies[dataTask.taskIdentifier], !body.isTooLarge else { return false }
+            guard body.data.count + data.count > body.limit else {
+                bodies[dataTask.taskIdentifier]?.data.append(data)
+                return false
+            }
+            bodies[dataTask.taskIdentifier]?.isTooLarge = true
+            bodies[dataTask.taskIdentifier]?.data = Data()  // let go of what came so far
+            return true
+        }
+        if tooLarge { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let body = bodies.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        body.completion(body.data, task.response, error, body.isTooLarge)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+            // The value of NSURLAuthenticationMethodServerTrust, which FoundationNetworking marks unavailable
+            // (curl validates certificates itself there); compared by value should it ever arrive.
+            if challenge.protectionSpace.authenticationMethod != "NSURLAuthenticationMethodServerTrust" {
+                completionHandler(.cancelAuthenticationChallenge, nil)
+                return
+            }
+        #endif
+        completionHandler(.performDefaultHandling, nil)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TinyKit
+import TinyKitTestServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `URLSessionTransport.maximumResponseBodySize` over real HTTP: the same limit, default and error as
+/// `AsyncHTTPClientTransport`'s, and a body over it is refused without being held whole.
+@Suite(.timeLimit(.minutes(1))) struct ResponseSizeLimitIntegrationTests {
+    /// The error of a refused body, with the response it came with.
+    static func refusal(
+        _ transport: URLSessionTransport, _ url: URL
+    ) async throws -> HTTPTransportError {
+        let error = await #expect(throws: HTTPTransportError.self) {
+            try await bounded(seconds: 30) { try await transport.send(URLRequest(url: url)) }
+        }
+        return try #require(error)
+    }
+
+    @Test func aThirtyTwoMegabyteBodyIsRefusedAtItsHead() async throws {
+        // The head announces 32 MB; the body then comes at 320 KB/s, so reading it whole would take 100 s, far
+        // past the 30 s bound: only a refusal at the head ends the request in time.
+        let server = try RawSocketServer.start([
+            .send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 33554432\r\n\r\n".utf8)),
+            .repeat(Data(repeating: 0x61, count: 0x4000), interval: 0.05),
+        ])
+        defer { server.stop() }
+        let transport = URLSessionTransport(configuration: .ephemeral)
+        #expect(transport.maximumResponseBodySize == 10 * 1024 * 1024)
+
+        let error = try await Self.refusal(transport, server.url("/large"))
+
+        #expect(error.code == .other)
+        #expect(error.message == "the response body is larger than maximumResponseBodySize, 10485760 bytes")
+        #expect(error.response?.statusCode == 200)
+        #expect(error.body == nil)
+        #expect(await server.waitForClosedByClient())
+    }
+
+    @Test func anEndlessChunkedBodyIsCutOffOnceItPassesTheLimit() async throws {
+        let chunk = Data("4000\r\n".utf8) + Data(repeating: 0x61, count: 0x4000) + Data("\r\n".utf8)
+        let server = try RawSocketServer.start([
+            .send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)),
+            .repeat(chunk, interval: 0.001),
+        ])
+        defer { server.stop() }
+        let transport = URLSessionTransport(configuration: .ephemeral, maximumResponseBodySize: 1 << 20)
+
+        let error = try await Self.refusal(transport, server.url("/endless"))
+
+        #expect(error.message == "the response body is larger than maximumResponseBodySize, 1048576 bytes")
+        #expect(error.response?.statusCode == 200)
+        // The body never ends: only the limit ended the request, and the client closed the connection.
+        #expect(await server.waitForClosedByClient())
+    }
+
+    @Test func aBodyAtTheLimitLoadsAndOneByteMoreDoesNot() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let url = server.url("/bytes?count=1000")
+
+        let (body, response) = try await URLSessionTransport(maximumResponseBodySize: 1000).send(URLRequest(url: url))
+        #expect(response.statusCode == 200)
+        #expect(body == TestServer.bytes(count: 1000))
+
+        let error = try await Self.refusal(URLSessionTransport(maximumResponseBodySize: 999), url)
+        #expect(error.message?.hasSuffix("maximumResponseBodySize, 999 bytes") == true)
+        let negative = try await Self.refusal(URLSessionTransport(maximumResponseBodySize: -1), url)
+        #expect(negative.message?.hasSuffix("maximumResponseBodySize, 0 bytes") == true)
+    }
+
+    #if canImport(FoundationNetworking)
+        /// On Linux a session without a delegate sends through its twin, whose delegate applies the limit too.
+        @Test func theLimitHoldsOnASessionWithoutDelegate() async throws {
+            let server = try await TestServer.start()
+            defer { server.stop() }
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            let transport = URLSessionTransport(session: session, maximumResponseBodySize: 100)
+
+            let error = try await Self.refusal(transport, server.url("/bytes?count=101"))
+
+            #expect(error.message?.hasSuffix("maximumResponseBodySize, 100 bytes") == true)
+            // URLSession's own entries have no limit.
+            let (body, _) = try await session.send(URLRequest(url: server.url("/bytes?count=101")))
+            #expect(body.count == 101)
+        }
+    #endif
+}

@@ -123,7 +123,7 @@ import TinyKitTestServer
         func lifetime(_ headers: [String: String]) throws -> Duration? {
             let response = try #require(
                 HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: headers))
-            return StatefulEndpoint<[Todo]>.lifetime(of: response)
+            return response.freshnessLifetime
         }
         let date = "Wed, 21 Oct 2015 07:28:00 GMT"
         #expect(try lifetime(["Date": date, "Expires": "Wed, 21 Oct 2015 07:38:00 GMT"]) == .seconds(600))

@@ -56,7 +56,7 @@ import TinyRequestState
     /// How long a load goes on after its last observer went away; `nil`: to its end.
     nonisolated let unobservedLoadGracePeriod: Duration?
     /// Reads the stored response, if there is a store.
-    private nonisolated let restored: Task<Loaded?, Never>?
+    private nonisolated let restored: Task<Endpoint<A>.Loaded?, Never>?
     private(set) var current = Refreshable<A>()
     /// When the value was loaded or revalidated, on `elapsed`; `nil` for none or a restored one (stale).
     private var loadedAt: Duration?
@@ -108,7 +108,7 @@ import TinyRequestState
         self.clock = clock
         self.elapsed = Self.stopwatch(clock)
         let restored = store.map { store in
-            Task { () -> Loaded? in
+            Task { () -> Endpoint<A>.Loaded? in
                 await store.restore(for: endpoint.request) { (value: try endpoint.parse($0, $1).get(), response: $1) }
             }
         }
@@ -150,7 +150,7 @@ import TinyRequestState
             let stored = known == nil ? await restored?.value : nil
             if let stored { self?.offer(stored) }  // a load without a value shows the stored one first
             let prior = known ?? stored
-            let result = await Result { @Sendable in try await Self.fetch(endpoint, revalidating: prior, transport) }
+            let result = await Result { @Sendable in try await endpoint.fetch(revalidating: prior, with: transport) }
             guard let self, !Task.isCancelled else { return }  // cancelled: load() or clear() replaced this load
             if case .success(let fetched) = result {
                 if let body = fetched.body {
@@ -159,7 +159,7 @@ import TinyRequestState
                     validated = fetched.response
                 }
                 (inFlight, loadedAt) = (false, elapsed())
-                lifetime = maximumAge ?? Self.lifetime(of: fetched.response) ?? validated.flatMap(Self.lifetime)
+                lifetime = maximumAge ?? fetched.response.freshnessLifetime ?? validated?.freshnessLifetime
                 publish(.success(fetched.value))
             } else if case .failure(let error) = result {
                 inFlight = false
@@ -180,7 +180,7 @@ import TinyRequestState
     }
 
     /// Shows a stored value, unless a load has answered already: a stale success, revalidated by the next load.
-    private func offer(_ restored: Loaded) {
+    private func offer(_ restored: Endpoint<A>.Loaded) {
         guard current.value == nil else { return }
         validated = restored.response
         publish(.success(restored.value))

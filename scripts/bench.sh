@@ -117,10 +117,16 @@ http {
     keepalive_timeout 60s;
     keepalive_requests 1000000;
     types { application/json json; }
+    # No ETag and no If-Modified-Since, so that every client's loads are full loads (StatefulEndpoint revalidates
+    # whenever a response carries a validator), except under /revalidate/, where StatefulEndpoint's revalidating
+    # client gets a 304 for each reload of a value it has.
+    etag off;
+    if_modified_since off;
     server {
         listen 127.0.0.1:$port;
         root $work/www;
         location = /status { stub_status; }
+        location /revalidate/ { alias $work/www/; etag on; if_modified_since exact; }
     }
 }
 CONF

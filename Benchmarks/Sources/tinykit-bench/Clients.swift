@@ -125,6 +125,21 @@ struct Client: Sendable {
     }
 }
 
+extension Client {
+    /// `StatefulEndpoint.load()` of a value it already has, from `/revalidate/` + the file of `url`, where nginx sends
+    /// an ETag: each reload is a conditional request answered `304 Not Modified`, so no body comes and nothing is
+    /// decoded. Its ratio to raw URLSession's full load is what revalidation saves.
+    static func revalidating(_ url: URL, transport: any HTTPTransport) -> Client {
+        let revalidated = url.deletingLastPathComponent().appendingPathComponent("revalidate")
+            .appendingPathComponent(url.lastPathComponent)
+        let endpoint = Endpoint<[User]>(json: .get, url: revalidated)
+        return Client(name: "StatefulEndpoint.load, revalidated (304)") {
+            let reloader = Reloader(StatefulEndpoint(endpoint: endpoint, transport: transport))
+            return { try await reloader.reload() }
+        }
+    }
+}
+
 /// A `TinyAPIEndpoint` for one URL.
 struct UsersAPI: TinyAPIEndpoint {
     let baseURL: String

@@ -26,6 +26,7 @@ func httpBenchmarks(_ options: Options) async throws {
             .raw(url, configuration: configuration), .endpoint(url, transport: transport),
             .sessionLoad(url, configuration: configuration),
             .apiClient(url, transport: transport), .stateful(url, transport: transport),
+            .revalidating(url, transport: transport),
             .rawAsyncHTTPClient(url), .asyncHTTPClientTransport(url),
         ]
         for concurrency in [1, 8] {

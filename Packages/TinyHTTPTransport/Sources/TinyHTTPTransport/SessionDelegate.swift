@@ -12,8 +12,8 @@ import Foundation
 /// `response`, which the send path returns. Server-trust challenges always get the default handling.
 ///
 /// It also collects the body of each task sent with a size limit (``collect(_:limit:completion:)``), refusing the
-/// response as soon as its `Content-Length`, or the bytes received so far, exceed the limit: a body too large is
-/// never held whole.
+/// response with its first bytes when its `Content-Length` exceeds the limit, or as soon as the bytes received so far
+/// do: a body too large is never held whole.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// A body being collected: its limit, the bytes so far, whether it went over, and who gets it at the end.
     private struct Body {
@@ -36,25 +36,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         bodies.withLock { $0[task.taskIdentifier] = Body(limit: limit, completion: completion) }
     }
 
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        let tooLarge = bodies.withLock { bodies in
-            guard let limit = bodies[dataTask.taskIdentifier]?.limit, response.expectedContentLength > limit else {
-                return false
-            }
-            bodies[dataTask.taskIdentifier]?.isTooLarge = true
-            return true
-        }
-        completionHandler(tooLarge ? .cancel : .allow)
-        if tooLarge { dataTask.cancel() }  // FoundationNetworking ignores `.cancel` and reads the body on
-    }
-
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        // The response's Content-Length is checked with its first bytes: a `didReceive response` method of its own
+        // would cost every request one more trip through the delegate queue.
+        let announced = dataTask.response?.expectedContentLength ?? -1
         let tooLarge = bodies.withLock { bodies in
             guard let body = bodies[dataTask.taskIdentifier], !body.isTooLarge else { return false }
-            guard body.data.count + data.count > body.limit else {
+            guard body.data.count + data.count > body.limit || announced > body.limit else {
                 bodies[dataTask.taskIdentifier]?.data.append(data)
                 return false
             }

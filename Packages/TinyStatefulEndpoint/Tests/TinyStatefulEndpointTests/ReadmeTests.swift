@@ -34,6 +34,16 @@ import TinyStatefulEndpoint
         #expect(todos.value?.first?.title == "Keep it")
     }
 
+    @Test func onAServer() async throws {
+        let transport = MockTransport()
+        transport.register(.get, "/rates", .json(#"{"eur": 0.92}"#))
+        let upstream = try RatesAPI()
+        // transport: AsyncHTTPClientTransport.shared on a server, a MockTransport in tests
+        let rates = EndpointCache(endpoint: upstream.rates(), transport: transport, maximumAge: .seconds(30))
+        let current = try await rates.value()  // in each request handler
+        #expect(current == ["eur": 0.92])
+    }
+
     @MainActor @Test func quickStart() async {
         let transport = MockTransport()
         transport.register(.get, "/todos", .json(#"[{"id": 1, "title": "Read the README"}]"#))
@@ -77,3 +87,10 @@ import TinyStatefulEndpoint
         }
     }
 #endif
+
+/// The upstream API of the server snippet.
+private struct RatesAPI {
+    let url: URL
+    init() throws { url = try #require(URL(string: "https://rates.example.com/rates")) }
+    func rates() -> Endpoint<[String: Double]> { Endpoint(json: .get, url: url) }
+}

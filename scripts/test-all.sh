@@ -52,6 +52,9 @@ if [ -z "${SKIP_STANDALONE:-}" ]; then
     # AsyncHTTPClient's package: its one debug build of AsyncHTTPClient and SwiftNIO (about 3 minutes), which the
     # docs step reuses. The behaviour suite runs here against both transports.
     step TinyAsyncHTTPClientTransport scripts/test-ahc.sh
+    # The same package under ThreadSanitizer, in a build folder of its own (AsyncHTTPClient and SwiftNIO again, with
+    # TSan: the longest step, measured in the closing note of the session that added it).
+    step TinyAsyncHTTPClientTransport-tsan scripts/sanitize.sh ahc-thread
     step consumer-by-url scripts/check-consumer.sh
     step docs scripts/build-docs.sh
     # The benchmark program in smoke mode (in process, tiny counts; fails on a correctness check such as one

@@ -20,8 +20,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        // Test-only: the in-process server and the transport behaviour suite that URLSessionTransport passes too.
+        // Test-only: the in-process server and the transport behaviour suite that URLSessionTransport passes too, and
+        // the shared endpoint a server keeps over this transport (EndpointCache).
         .package(path: "../TinyKitTestServer"),
+        .package(path: "../TinyEndpoint"),
+        .package(path: "../TinyStatefulEndpoint"),
     ],
     targets: [
         .target(
@@ -43,6 +46,8 @@ let package = Package(
                 .product(name: "TinyHTTPTransport", package: "TinyHTTPTransport"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "TinyKitTestServer", package: "TinyKitTestServer"),
+                .product(name: "TinyEndpoint", package: "TinyEndpoint"),
+                .product(name: "TinyStatefulEndpoint", package: "TinyStatefulEndpoint"),
             ],
             swiftSettings: settings),
     ]

@@ -3,6 +3,7 @@
     import Foundation
     import NIOCore
     import NIOHTTP1
+    import NIOHTTPCompression
     import NIOPosix
     import TinyHTTPTransport
 
@@ -49,6 +50,9 @@
                 }
             case is HTTPParserError:
                 return (.other, "the reply is not valid HTTP")
+            case NIOHTTPDecompression.DecompressionError.limit:
+                let ratio = HTTPClient.Configuration.decompressionRatioLimit
+                return (.other, "the response body inflates to more than \(ratio) times its compressed size")
             default:
                 #if canImport(Network)
                     // Network.framework, the event loops of AsyncHTTPClient on Apple platforms.

@@ -155,13 +155,22 @@
             return .now() + .nanoseconds(Int64(seconds * 1_000_000_000))
         }
 
-        /// The Foundation form of a response head. Repeated header fields are joined with `", "`, as Foundation does.
+        /// The Foundation form of a response head. Repeated header fields, whatever the case of their names, are
+        /// joined with `", "` in the order they came, under the first one's spelling, as URLSession does; repeated
+        /// `Set-Cookie` fields too, which `HTTPCookie.cookies(withResponseHeaderFields:for:)` splits back into one
+        /// cookie each.
         static func httpURLResponse(
             for response: HTTPClientResponse, request: URLRequest
         ) throws(HTTPTransportError) -> HTTPURLResponse {
             var fields: [String: String] = [:]
+            var spellings: [String: String] = [:]  // lower-cased name → the name kept
             for (name, value) in response.headers {
-                fields[name] = fields[name].map { "\($0), \(value)" } ?? value
+                let key = name.lowercased()
+                if let kept = spellings[key] {
+                    fields[kept, default: ""] += ", " + value
+                } else {
+                    (spellings[key], fields[name]) = (name, value)
+                }
             }
             let version =
                 response.version == .http1_1 ? "HTTP/1.1" : "HTTP/\(response.version.major).\(response.version.minor)"
@@ -183,20 +192,24 @@
         /// `singletonConfiguration`, set to behave as `URLSession` does where a user would notice.
         ///
         /// - Redirects: followed, at most 20, no cycles.
-        /// - Decompression: gzip and deflate, with no ratio limit of its own: the transport's
-        ///   ``AsyncHTTPClientTransport/maximumResponseBodySize`` bounds the decompressed body (a JSON body may well
-        ///   compress more than 25 times, the limit of `HTTPClient.shared`).
-        ///   Peak memory is a little higher than the limit: each network read is inflated before it is counted.
+        /// - Decompression: gzip and deflate. The transport's ``AsyncHTTPClientTransport/maximumResponseBodySize``
+        ///   bounds the decompressed body, and a body that inflates to more than ``decompressionRatioLimit`` (200)
+        ///   times its compressed size fails at once (`.other`), so that no single network read can inflate far past
+        ///   the limit before it is counted. JSON compresses 5 to 20 times; `HTTPClient.shared`'s limit of 25 would
+        ///   refuse some real bodies, a decompression bomb inflates about 1,000 times.
         /// - Timeouts: 90 s to connect, 90 s between reads. The read timeout runs from when the request was sent, so
         ///   it also caps a request's longer `timeoutInterval`, and it is what bounds a body that stops arriving.
         /// - Connection establishment is not retried, and Network.framework (Apple platforms) does not wait for
         ///   connectivity: a refused connection or an unknown host fails the request at once, instead of when its
         ///   deadline passes. The trade-off is AsyncHTTPClient's: one failed attempt fails every request waiting for a
         ///   connection to that host.
+        /// How many times its compressed size a body of ``tinyKit`` may inflate to.
+        static let decompressionRatioLimit = 200
+
         public static var tinyKit: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.redirectConfiguration = .follow(max: 20, allowCycles: false)
-            configuration.decompression = .enabled(limit: .none)
+            configuration.decompression = .enabled(limit: .ratio(decompressionRatioLimit))
             configuration.timeout = .init(connect: .seconds(90), read: .seconds(90))
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.networkFrameworkWaitForConnectivity = false

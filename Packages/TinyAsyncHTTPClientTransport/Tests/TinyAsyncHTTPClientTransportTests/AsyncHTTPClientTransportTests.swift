@@ -354,6 +354,49 @@ import TinyKitTestServer
         #expect(HTTPClient.Configuration.singletonConfiguration.connectionPool.retryConnectionEstablishment)
     }
 
+    /// A megabyte of zeros, gzip-compressed to about 1 KB: it inflates about 1,000 times, past the ratio limit of
+    /// `.tinyKit` (200), though it is far under `maximumResponseBodySize`.
+    @Test func aDecompressionBombIsRefusedByTheRatioLimit() async throws {
+        // Base64 of the gzip stream: a short head, a run of zero bytes (`A`s), the deflate end and the trailer.
+        let base64 = "H4sIABgVBWsC/+3BAQEAAACCIP+vbkhAAQ" + String(repeating: "A", count: 1290) + "rwaey3kSQEIPAA=="
+        let bomb = try #require(Data(base64Encoded: base64))
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route(
+            "GET /bomb",
+            response: TestResponse(
+                status: 200, headers: ["Content-Type": "application/octet-stream", "Content-Encoding": "gzip"],
+                body: bomb))
+
+        try await withClient { client in
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await AsyncHTTPClientTransport(client: client).send(URLRequest(url: server.url("/bomb")))
+            }
+            #expect(error.code == .other)
+            #expect(error.message == "the response body inflates to more than 200 times its compressed size")
+        }
+    }
+
+    @Test func headersThatDifferOnlyByCaseAreJoinedAndCookiesStaySeparable() async throws {
+        let raw = try RawSocketServer.start([
+            .send(
+                Data(
+                    ("HTTP/1.1 200 OK\r\nX-Tag: a\r\nx-tag: b\r\nSet-Cookie: first=1; Path=/\r\n"
+                        + "set-cookie: second=2; Path=/\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok").utf8))
+        ])
+        defer { raw.stop() }
+
+        try await withClient { client in
+            let (_, response) = try await AsyncHTTPClientTransport(client: client).send(URLRequest(url: raw.baseURL))
+            #expect(response.value(forHTTPHeaderField: "X-TAG") == "a, b")
+            let names = response.allHeaderFields.keys.compactMap { $0 as? String }.filter { $0.lowercased() == "x-tag" }
+            #expect(names == ["X-Tag"])
+            let fields = response.allHeaderFields.reduce(into: [String: String]()) { $0["\($1.key)"] = "\($1.value)" }
+            let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: raw.baseURL)
+            #expect(cookies.map { "\($0.name)=\($0.value)" } == ["first=1", "second=2"])
+        }
+    }
+
     @Test func repeatedResponseHeadersAreJoined() async throws {
         // A raw reply, because the test server's headers are a dictionary.
         let raw = try RawSocketServer.start([

@@ -80,7 +80,7 @@
         ///   with a header name that is not an HTTP token or a value with a control character, a method that is not an
         ///   HTTP token, a scheme other than `http` and `https`, an `httpBodyStream`; `.cancelled` when the
         ///   awaiting task was cancelled; `.timedOut` when no response head came within the request's
-        ///   `timeoutInterval`; `.other` for a body over ``maximumResponseBodySize`` (the error carries the
+        ///   `timeoutInterval`, or no byte of its body for that long; `.other` for a body over ``maximumResponseBodySize`` (the error carries the
         ///   response); and the code ``transportError(for:request:)`` gives for other failures of the client.
         public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
             let outgoing = try Self.clientRequest(for: request)
@@ -90,14 +90,55 @@
             do {
                 let response = try await client.execute(outgoing, deadline: Self.deadline(for: request))
                 let head = try Self.httpURLResponse(for: response, request: request)
+                let idle = request.timeoutInterval > 0 && request.timeoutInterval < 1e9 ? request.timeoutInterval : nil
                 do {
-                    let body = try await response.body.collect(upTo: limit)
+                    let body = try await Self.collect(response.body, upTo: limit, idle: idle.map { .seconds($0) })
                     return (Data(buffer: body, byteTransferStrategy: .noCopy), head)
                 } catch is NIOTooManyBytesError {
                     throw HTTPTransportError.bodyTooLarge(limit: limit, request: request, response: head)
+                } catch is IdleBody {
+                    throw HTTPTransportError(
+                        .timedOut, request: request, response: head,
+                        message:
+                            "no byte of the body came for \(request.timeoutInterval) s (the request's timeoutInterval)")
                 }
             } catch {
                 throw Self.transportError(for: error, request: request)
+            }
+        }
+
+        /// No byte of a response body came for the request's `timeoutInterval`.
+        struct IdleBody: Error {}
+
+        /// Reads `body`, up to `limit` bytes, failing with `IdleBody` when no bytes come for `idle` (as URLSession's
+        /// `timeoutInterval` bounds the wait between packets): the client's read timeout alone is the same for every
+        /// request, and AsyncHTTPClient's deadline ends with the response head.
+        static func collect(_ body: HTTPClientResponse.Body, upTo limit: Int, idle: Duration?) async throws
+            -> ByteBuffer
+        {
+            guard let idle else { return try await body.collect(upTo: limit) }
+            let lastRead = Locked(ContinuousClock.now)
+            return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask {
+                    var collected = ByteBuffer()
+                    for try await var chunk in body {
+                        lastRead.withLock { $0 = .now }
+                        guard collected.readableBytes + chunk.readableBytes <= limit else {
+                            throw NIOTooManyBytesError(maxBytes: limit)
+                        }
+                        collected.writeBuffer(&chunk)
+                    }
+                    return collected
+                }
+                group.addTask {  // the watchdog: returns nil once the body has been idle for `idle`
+                    while case let deadline = lastRead.withLock({ $0 }) + idle, deadline > .now {
+                        try await Task.sleep(until: deadline, clock: .continuous)
+                    }
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard case let body?? = try await group.next() else { throw IdleBody() }
+                return body
             }
         }
 

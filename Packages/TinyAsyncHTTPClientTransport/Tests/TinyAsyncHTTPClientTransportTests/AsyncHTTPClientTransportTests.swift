@@ -99,7 +99,28 @@ import TinyKitTestServer
         }
     }
 
-    /// The request's `timeoutInterval` bounds the wait for the head; a stalled body is the client's read timeout.
+    /// A body that stops arriving fails once no byte came for the request's `timeoutInterval`, well before the
+    /// client's read timeout (90 s on `.tinyKit`): the bound is per request.
+    @Test func aStalledBodyFailsAfterTheRequestsTimeoutInterval() async throws {
+        // The head and one byte of twenty at once, then nothing for 30 s.
+        let server = try RawSocketServer.start([
+            .send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 20\r\n\r\nx".utf8)), .pause(30),
+        ])
+        defer { server.stop() }
+
+        try await withClient { client in
+            var request = URLRequest(url: server.url("/stalled"))
+            request.timeoutInterval = 2
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await AsyncHTTPClientTransport(client: client).send(request)
+            }
+            #expect(error.code == .timedOut)
+            #expect(error.response?.statusCode == 200)
+            #expect(error.message == "no byte of the body came for 2.0 s (the request's timeoutInterval)")
+        }
+    }
+
+    /// With a long `timeoutInterval`, a stalled body is bounded by the client's read timeout.
     @Test func stalledBodyHitsTheClientsReadTimeout() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

@@ -159,7 +159,11 @@ import TinyRequestState
                     validated = fetched.response
                 }
                 (inFlight, loadedAt) = (false, elapsed())
-                lifetime = maximumAge ?? fetched.response.freshnessLifetime ?? validated?.freshnessLifetime
+                // A 304 that says nothing of freshness leaves it to the response it confirmed (header lookups are
+                // not cheap: each header is read once per load).
+                lifetime =
+                    maximumAge ?? fetched.response.freshnessLifetime
+                    ?? (fetched.body == nil ? validated?.freshnessLifetime : nil)
                 publish(.success(fetched.value))
             } else if case .failure(let error) = result {
                 inFlight = false

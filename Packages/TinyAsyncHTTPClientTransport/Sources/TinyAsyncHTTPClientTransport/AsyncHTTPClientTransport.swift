@@ -28,9 +28,10 @@
     ///   tokens and schemes other than `http` and `https` are refused before anything is sent.
     /// - User and password in the URL are sent as Basic authorization, unless the request sets `Authorization`.
     /// - The request's `timeoutInterval` (60 s unless you set it) is a deadline for the response head: waiting for a
-    ///   connection, connecting, sending the request (every redirect included) and the server's thinking time. The
-    ///   client's read timeout, 90 s between reads for ``sharedClient``, bounds a body that stops arriving, and caps
-    ///   a longer `timeoutInterval`: configure a client with a longer one if you need it.
+    ///   connection, connecting, sending the request (every redirect included) and the server's thinking time; after
+    ///   the head it bounds the wait between body bytes, as `URLSession`'s does. The client's read timeout, 90 s
+    ///   between reads for ``sharedClient``, caps a longer `timeoutInterval`: configure a client with a longer one if
+    ///   you need it.
     /// - A refused connection or an unknown host fails at once, as with `URLSession`, rather than being retried
     ///   until the deadline (AsyncHTTPClient's default).
     /// - Redirects are followed (up to 20; a `303`, or a `301`/`302` after `POST`, continues as `GET`) and gzip and
@@ -229,24 +230,24 @@
         }
     }
     extension HTTPClient.Configuration {
+        /// How many times its compressed size a body of ``tinyKit`` may inflate to.
+        static let decompressionRatioLimit = 200
+
         /// The configuration of ``AsyncHTTPClientTransport/sharedClient``: AsyncHTTPClient's
         /// `singletonConfiguration`, set to behave as `URLSession` does where a user would notice.
         ///
         /// - Redirects: followed, at most 20, no cycles.
         /// - Decompression: gzip and deflate. The transport's ``AsyncHTTPClientTransport/maximumResponseBodySize``
-        ///   bounds the decompressed body, and a body that inflates to more than ``decompressionRatioLimit`` (200)
-        ///   times its compressed size fails at once (`.other`), so that no single network read can inflate far past
+        ///   bounds the decompressed body, and a body that inflates to more than 200 times its
+        ///   compressed size fails at once (`.other`), so that no single network read can inflate far past
         ///   the limit before it is counted. JSON compresses 5 to 20 times; `HTTPClient.shared`'s limit of 25 would
         ///   refuse some real bodies, a decompression bomb inflates about 1,000 times.
         /// - Timeouts: 90 s to connect, 90 s between reads. The read timeout runs from when the request was sent, so
-        ///   it also caps a request's longer `timeoutInterval`, and it is what bounds a body that stops arriving.
+        ///   it also caps a request's longer `timeoutInterval` (which the transport applies between body bytes too).
         /// - Connection establishment is not retried, and Network.framework (Apple platforms) does not wait for
         ///   connectivity: a refused connection or an unknown host fails the request at once, instead of when its
         ///   deadline passes. The trade-off is AsyncHTTPClient's: one failed attempt fails every request waiting for a
         ///   connection to that host.
-        /// How many times its compressed size a body of ``tinyKit`` may inflate to.
-        static let decompressionRatioLimit = 200
-
         public static var tinyKit: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.redirectConfiguration = .follow(max: 20, allowCycles: false)

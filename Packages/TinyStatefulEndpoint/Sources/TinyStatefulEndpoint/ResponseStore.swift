@@ -59,6 +59,8 @@ public struct FileResponseStore: ResponseStore {
         var body: Data
     }
 
+    /// The value `decode` makes of the file kept for `request`; `nil`, with the reason logged, when there is none or
+    /// it cannot be read, was written for another request, or does not decode.
     public func restore<Value>(
         for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
     ) async -> Value? {
@@ -81,6 +83,8 @@ public struct FileResponseStore: ResponseStore {
         }
     }
 
+    /// Writes `body` and `response` atomically to the file of `request`, unless the response says `no-store` or the
+    /// request carries credentials that may not be stored; a failed write is logged.
     public func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {
         let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")?.lowercased() ?? ""
         let hasCredentials = ["Authorization", "Cookie"].contains { request.value(forHTTPHeaderField: $0) != nil }

@@ -122,7 +122,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ///
     /// - Parameters:
     ///   - expected: The action expected next.
-    ///   - timeout: How long to wait for the action; by default ``timeout``.
+    ///   - timeout: How long to wait for the action; by default the `timeout` given to ``init(initialState:timeout:fileID:filePath:line:column:)``.
     ///   - update: Changes the previous state into the expected one; omit it when the state must not change.
     ///   - fileID: The file of the call, where a failure is reported (leave the default).
     ///   - filePath: The path of the call's file (leave the default).
@@ -151,7 +151,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ///
     /// - Parameters:
     ///   - isMatching: Whether the action is the one expected next.
-    ///   - timeout: How long to wait for the action; by default ``timeout``.
+    ///   - timeout: How long to wait for the action; by default the `timeout` given to ``init(initialState:timeout:fileID:filePath:line:column:)``.
     ///   - update: Changes the previous state into the expected one; omit it when the state must not change.
     ///   - fileID: The file of the call, where a failure is reported (leave the default).
     ///   - filePath: The path of the call's file (leave the default).
@@ -173,7 +173,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     /// actions not asserted. Call it at the end of a test. Effects still running are cancelled.
     ///
     /// - Parameters:
-    ///   - timeout: How long to wait for the effects; by default ``timeout``.
+    ///   - timeout: How long to wait for the effects; by default the `timeout` given to ``init(initialState:timeout:fileID:filePath:line:column:)``.
     ///   - fileID: The file of the call, where a failure is reported (leave the default).
     ///   - filePath: The path of the call's file (leave the default).
     ///   - line: The line of the call (leave the default).

@@ -1,4 +1,5 @@
 import Foundation
+import TinyHTTPTransport
 import TinyRequestState
 import TinyStatefulEndpoint
 
@@ -48,8 +49,10 @@ public enum TinyHTTPStatefulEndpoint: Example {
         if case .failure(let error) = api.all.state { throw error }
 
         // The next launch: a new API (a new endpoint) over the same files shows the stored list before the server
-        // answers, then the server's answer to the revalidation.
-        let relaunched = TodosAPI(baseURL: context.baseURL, transport: context.transport, store: store)
+        // answers, then the server's answer to the revalidation, whose status the metrics middleware notes.
+        let (statuses, noted) = AsyncStream<Int>.makeStream()
+        let transport = context.transport.with(.metrics { noted.yield($0.response?.statusCode ?? 0) })
+        let relaunched = TodosAPI(baseURL: context.baseURL, transport: transport, store: store)
         let reopened = TodosController()
         reopened.start(api: relaunched)
         var shown: [Int] = []
@@ -58,9 +61,13 @@ public enum TinyHTTPStatefulEndpoint: Example {
             if case .failure(let error) = state { throw error }
             if shown.count == 2 { break }  // from the disk, then revalidated
         }
+        noted.finish()
+        var answers: [String] = []
+        for await status in statuses { answers.append("\(status)") }
 
         return ExampleReport(
-            did: "GET /todos, 2 observers; relaunch: from disk, then GET /todos with If-None-Match",
+            did: "GET /todos, 2 observers; relaunch: from disk, then GET /todos with If-None-Match → "
+                + answers.joined(separator: ", "),
             result: "list: \(list.titles.count) todos; remaining: \(remaining.remaining); same instance: "
                 + "\(api.all === api.all); relaunched: \(shown.map(String.init).joined(separator: " then "))")
     }

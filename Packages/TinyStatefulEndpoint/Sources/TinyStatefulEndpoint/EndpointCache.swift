@@ -28,7 +28,7 @@ public actor EndpointCache<A: Sendable> {
     private let maximumAge: Duration?
     private let elapsed: @Sendable () -> Duration
     /// The last value, its response, when it was loaded (on `elapsed`) and how long it stays fresh.
-    private var loaded: (value: Endpoint<A>.Loaded, at: Duration, lifetime: Duration?)?
+    private var kept: Kept<A>?
     private var inFlight: Task<A, any Error>?
 
     /// Creates a cache that loads `endpoint` through `transport` when first asked.
@@ -42,14 +42,12 @@ public actor EndpointCache<A: Sendable> {
         endpoint: Endpoint<A>, transport: any HTTPTransport, maximumAge: Duration? = nil,
         clock: some Clock<Duration> = ContinuousClock()
     ) {
-        (self.endpoint, self.transport, self.maximumAge) = (endpoint, transport, maximumAge)
-        let start = clock.now
-        elapsed = { start.duration(to: clock.now) }
+        (self.endpoint, self.transport, self.maximumAge, elapsed) = (endpoint, transport, maximumAge, stopwatch(clock))
     }
 
     /// The fresh value, from memory or from the one load in flight (started if there is none).
     public func value() async throws -> A {
-        if let loaded, loaded.lifetime.map({ elapsed() - loaded.at < $0 }) ?? true { return loaded.value.value }
+        if let kept, kept.isFresh(now: elapsed()) { return kept.value }
         let load = inFlight ?? Task { try await reload() }
         inFlight = load
         return try await load.value
@@ -58,10 +56,8 @@ public actor EndpointCache<A: Sendable> {
     /// Loads (revalidating the last value), keeps the result and ends the load in flight.
     private func reload() async throws -> A {
         defer { inFlight = nil }
-        let fetched = try await endpoint.fetch(revalidating: loaded?.value, with: transport)
-        let lifetime = maximumAge ?? fetched.response.freshnessLifetime
-        let response = fetched.body == nil ? loaded?.value.response ?? fetched.response : fetched.response
-        loaded = ((fetched.value, response), elapsed(), lifetime)
-        return fetched.value
+        let next = try await endpoint.fetch(revalidating: kept, maximumAge: maximumAge, with: transport, now: elapsed)
+        kept = next.kept
+        return next.kept.value
     }
 }

@@ -6,28 +6,56 @@ import TinyEndpoint
     import FoundationNetworking
 #endif
 
+/// An endpoint's last good answer: its value, the response whose `ETag` and `Last-Modified` revalidate it, and how
+/// long it stays fresh. `StatefulEndpoint` and `EndpointCache` each keep one, and change it only with `fetch`.
+struct Kept<A: Sendable>: Sendable {
+    var value: A
+    /// The response of the last `200`.
+    var response: HTTPURLResponse
+    /// When it was loaded or last revalidated, on its owner's `stopwatch`; `nil` for a stored one, which is stale.
+    var loadedAt: Duration? = nil
+    /// How long it stays fresh after `loadedAt`: the owner's maximum age, else what the server said; `nil`: forever.
+    var lifetime: Duration? = nil
+
+    func isFresh(now: Duration) -> Bool { loadedAt.map { at in lifetime.map { now - at < $0 } ?? true } ?? false }
+}
+
+/// The time elapsed on `clock` since this call, each time the result is called.
+func stopwatch(_ clock: some Clock<Duration>) -> @Sendable () -> Duration {
+    let start = clock.now
+    return { start.duration(to: clock.now) }
+}
+
 /// The load of `StatefulEndpoint` and `EndpointCache`: conditional requests, and freshness from the response.
 extension Endpoint where A: Sendable {
-    /// A value and the response it came from.
-    typealias Loaded = (value: A, response: HTTPURLResponse)
-    /// What a load got: the value, its response, and the body when it is new (`nil` after a `304`).
-    typealias Fetched = (value: A, response: HTTPURLResponse, body: Data?)
-
-    /// Loads `endpoint`, off the main actor. With a `prior` value, the request asks whether it changed (its
+    /// Loads `endpoint`, off the main actor. With a `kept` value, the request asks whether it changed (its
     /// `ETag` as `If-None-Match`, its `Last-Modified` as `If-Modified-Since`), and a `304` keeps it undecoded.
-    func fetch(revalidating prior: Loaded?, with transport: any HTTPTransport) async throws -> Fetched {
+    /// Returns what to keep, fresh for `maximumAge` (else as the response says) from `now()`, and the new body
+    /// (`nil` after a `304`).
+    func fetch(
+        revalidating kept: Kept<A>?, maximumAge: Duration?, with transport: any HTTPTransport,
+        now: @Sendable () -> Duration
+    ) async throws -> (kept: Kept<A>, body: Data?) {
         if let requestError { throw requestError }
         var request = self.request
         for (validator, condition) in [("ETag", "If-None-Match"), ("Last-Modified", "If-Modified-Since")] {
-            guard let value = prior?.response.value(forHTTPHeaderField: validator) else { continue }
+            guard let value = kept?.response.value(forHTTPHeaderField: validator) else { continue }
             request.setValue(value, forHTTPHeaderField: condition)
             // URLSession's own cache must neither answer this request nor turn its `304` into a cached `200`.
             request.cachePolicy = .reloadIgnoringLocalCacheData
         }
         let (body, response) = try await transport.send(request)
-        if let prior, response.statusCode == 304 { return (prior.value, response, nil) }
+        if var kept, response.statusCode == 304 {
+            // A 304 that says nothing of freshness leaves it to the response it confirms.
+            kept.lifetime = maximumAge ?? response.freshnessLifetime ?? kept.response.freshnessLifetime
+            kept.loadedAt = now()
+            return (kept, nil)
+        }
         try validateStatus(response: response, body: body, request: request, expectedStatusCode: expectedStatusCode)
-        return (try parse(body, response).get(), response, body)
+        let lifetime = maximumAge ?? response.freshnessLifetime
+        return (
+            Kept(value: try parse(body, response).get(), response: response, loadedAt: now(), lifetime: lifetime), body
+        )
     }
 }
 

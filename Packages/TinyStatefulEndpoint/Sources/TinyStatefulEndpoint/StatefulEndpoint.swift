@@ -55,15 +55,11 @@ import TinyRequestState
     private nonisolated let store: (any ResponseStore)?
     /// How long a load goes on after its last observer went away; `nil`: to its end.
     nonisolated let unobservedLoadGracePeriod: Duration?
-    /// Reads the stored response, if there is a store.
-    private nonisolated let restored: Task<Endpoint<A>.Loaded?, Never>?
+    /// Reads the stored response, if there is a store, until ``clear()``.
+    private var restored: Task<Kept<A>?, Never>?
     private(set) var current = Refreshable<A>()
-    /// When the value was loaded or revalidated, on `elapsed`; `nil` for none or a restored one (stale).
-    private var loadedAt: Duration?
-    /// How long the value stays fresh from `loadedAt`: ``maximumAge``, else what its response said; `nil`: forever.
-    private var lifetime: Duration?
-    /// The response the value came from, whose `ETag` and `Last-Modified` revalidate it.
-    private var validated: HTTPURLResponse?
+    /// The value of the last success, with its response and freshness.
+    private var kept: Kept<A>?
     private(set) var task: Task<Void, Never>?
     /// Whether `task` is loading (its state may be a stored value's success meanwhile).
     private var inFlight = false
@@ -106,19 +102,16 @@ import TinyRequestState
         self.store = store
         self.unobservedLoadGracePeriod = cancelsUnobservedLoadAfter
         self.clock = clock
-        self.elapsed = Self.stopwatch(clock)
+        self.elapsed = stopwatch(clock)
         let restored = store.map { store in
-            Task { () -> Endpoint<A>.Loaded? in
-                await store.restore(for: endpoint.request) { (value: try endpoint.parse($0, $1).get(), response: $1) }
+            Task {
+                await store.restore(for: endpoint.request) {
+                    Kept(value: try endpoint.parse($0, $1).get(), response: $1)
+                }
             }
         }
         self.restored = restored
         if let restored { Task { @MainActor [weak self] in await restored.value.map { self?.offer($0) } } }
-    }
-
-    private nonisolated static func stopwatch(_ clock: some Clock<Duration>) -> @Sendable () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
     }
 
     /// The current state.
@@ -137,33 +130,28 @@ import TinyRequestState
     /// Loads unless there is a usable state: does nothing while a load is in flight (the caller joins it) or while
     /// a loaded value is fresh; loads when idle, after a failure, or when the value is older than ``maximumAge``.
     public func loadIfNeeded() {
-        let isFresh = loadedAt.map { loadedAt in lifetime.map { elapsed() - loadedAt < $0 } ?? true } ?? false
-        if !inFlight, !(current.state.isSuccess && isFresh) { load() }
+        if !inFlight, !(current.state.isSuccess && kept?.isFresh(now: elapsed()) == true) { load() }
     }
 
     /// Starts a new load, cancelling the one in flight. Observers see `.loading` (once, even if a load was already
     /// in flight) and then the result of this load only.
     public func load() {
         task?.cancel()
-        let known = current.value.flatMap { value in validated.map { (value: value, response: $0) } }
-        let task = Task { [weak self, endpoint, transport, restored, store] in
+        let known = kept
+        let task = Task { [weak self, endpoint, transport, restored, store, maximumAge, elapsed] in
             let stored = known == nil ? await restored?.value : nil
             if let stored { self?.offer(stored) }  // a load without a value shows the stored one first
-            let prior = known ?? stored
-            let result = await Result { @Sendable in try await endpoint.fetch(revalidating: prior, with: transport) }
+            let result = await Result { @Sendable in
+                try await endpoint.fetch(
+                    revalidating: known ?? stored, maximumAge: maximumAge, with: transport, now: elapsed)
+            }
             guard let self, !Task.isCancelled else { return }  // cancelled: load() or clear() replaced this load
-            if case .success(let fetched) = result {
-                if let body = fetched.body {
+            if case .success(let (fetched, body)) = result {
+                if let body {
                     await store?.save(body, fetched.response, for: endpoint.request)  // stored before it is seen
                     guard !Task.isCancelled else { return }  // `inFlight` belongs to the load that cancelled this
-                    validated = fetched.response
                 }
-                (inFlight, loadedAt) = (false, elapsed())
-                // A 304 that says nothing of freshness leaves it to the response it confirmed (header lookups are
-                // not cheap: each header is read once per load).
-                lifetime =
-                    maximumAge ?? fetched.response.freshnessLifetime
-                    ?? (fetched.body == nil ? validated?.freshnessLifetime : nil)
+                (inFlight, kept) = (false, fetched)
                 publish(.success(fetched.value))
             } else if case .failure(let error) = result {
                 inFlight = false
@@ -176,18 +164,20 @@ import TinyRequestState
         if let grace = unobservedLoadGracePeriod { cancel(task, whenUnobservedFor: grace) }
     }
 
-    /// Cancels the load in flight, forgets the last value and goes back to `.idle`.
+    /// Cancels the load in flight, forgets the last value and goes back to `.idle`. A stored value is not offered
+    /// again by this instance (the store keeps it).
     public func clear() {
         task?.cancel()
-        (loadedAt, validated, inFlight) = (nil, nil, false)
+        (kept, inFlight, restored) = (nil, false, nil)
         publish(.idle)
     }
 
-    /// Shows a stored value, unless a load has answered already: a stale success, revalidated by the next load.
-    private func offer(_ restored: Endpoint<A>.Loaded) {
-        guard current.value == nil else { return }
-        validated = restored.response
-        publish(.success(restored.value))
+    /// Shows a stored value, unless a load has answered or ``clear()`` was called: a stale success, revalidated by
+    /// the next load.
+    private func offer(_ stored: Kept<A>) {
+        guard current.value == nil, restored != nil else { return }
+        kept = stored
+        publish(.success(stored.value))
     }
 
     /// Checks every `grace` while `load` runs, and cancels it once observers were there and none is left.

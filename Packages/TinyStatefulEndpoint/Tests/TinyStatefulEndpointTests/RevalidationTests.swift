@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import TinyEndpoint
+@_spi(TinyKit) import TinyHTTPTransport
+import TinyMocks
+import TinyRequestState
+
+@testable import TinyStatefulEndpoint
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Revalidation, freshness, the stored value and cancel-when-unobserved, on a mock transport and a test clock (the
+/// same behaviour over real HTTP: the root's `RevalidationIntegrationTests`).
+@Suite(.timeLimit(.minutes(1))) struct RevalidationTests {
+    /// A new temporary directory for a `FileResponseStore`.
+    static func directory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    }
+
+    /// Answers `/text` with `"v1"`, fresh for 30 seconds, then with two bare `304`s.
+    static func revalidatingMock() -> MockTransport {
+        let mock = MockTransport()
+        mock.register(
+            .get, "/text", .text("v1", headers: ["ETag": #""1""#, "Cache-Control": "max-age=30"]), .status(304),
+            .status(304))
+        return mock
+    }
+
+    @MainActor @Test func aBare304KeepsTheFreshnessOfTheResponseItConfirms() async throws {
+        let (clock, mock) = (TestClock(), Self.revalidatingMock())
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock, clock: clock)
+        endpoint.loadIfNeeded()
+        await waitUntil(endpoint) { $0 == .success("v1") }
+
+        for secondsLater in [31, 29, 2] {  // stale: a 304; still fresh; stale again
+            clock.advance(by: .seconds(secondsLater))
+            endpoint.loadIfNeeded()
+            await endpoint.task?.value
+        }
+
+        #expect(endpoint.state == .success("v1"))
+        #expect(mock.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") } == [nil, #""1""#, #""1""#])
+    }
+
+    @Test func theServerSideCacheKeepsTheFreshnessOfTheResponseA304Confirms() async throws {
+        let (clock, mock) = (TestClock(), Self.revalidatingMock())
+        let cache = EndpointCache(endpoint: textEndpoint(), transport: mock, clock: clock)
+        #expect(try await cache.value() == "v1")
+
+        for secondsLater in [31, 29, 2] {  // stale: a 304; still fresh; stale again
+            clock.advance(by: .seconds(secondsLater))
+            #expect(try await cache.value() == "v1")
+        }
+
+        #expect(mock.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") } == [nil, #""1""#, #""1""#])
+    }
+
+    @MainActor @Test func clearForgetsTheStoredValueOfferedAtLaunch() async {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory)
+        let mock = MockTransport()
+        mock.register(.get, "/text", .text("v1"), .text("v2"), .text("v3"))
+        let first = StatefulEndpoint(endpoint: textEndpoint(), transport: mock, store: store)
+        first.load()
+        await first.task?.value  // "v1" stored
+
+        let relaunched = StatefulEndpoint(endpoint: textEndpoint(), transport: mock, store: store)
+        relaunched.load()
+        await relaunched.task?.value  // "v1" from the disk, then "v2" from the server
+        let received = Received()
+        relaunched.observe(owner: received) { [received] in received.states.append($0) }
+        relaunched.clear()
+        relaunched.load()
+        await relaunched.task?.value
+
+        #expect(received.states == [.success("v2"), .idle, .loading, .success("v3")])
+        #expect(mock.requests.count == 3)
+    }
+
+    @MainActor @Test func aLoadClearedBeforeTheStoreAnsweredShowsNothing() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory)
+        let mock = MockTransport()
+        mock.register(.get, "/text", .text("v1"), .text("v2"))
+        let first = StatefulEndpoint(endpoint: textEndpoint(), transport: mock, store: store)
+        first.load()
+        await first.task?.value
+
+        let relaunched = StatefulEndpoint(endpoint: textEndpoint(), transport: mock, store: store)
+        relaunched.load()
+        let load = try #require(relaunched.task)
+        relaunched.clear()
+        await load.value
+        try await Task.sleep(for: .milliseconds(10))  // time for the launch's own offer of the stored value
+
+        #expect(relaunched.state == .idle)
+        #expect(relaunched.value == nil)
+    }
+
+    @MainActor @Test(arguments: [true, false])
+    func aLoadNobodyObservesAnyMoreIsCancelledAfterTheGracePeriodOnlyWhenAsked(cancels: Bool) async throws {
+        let transport = NumberingTransport(holding: [1])
+        let clock = TestClock(opened: 0)
+        let endpoint = StatefulEndpoint(
+            endpoint: textEndpoint(), transport: transport, cancelsUnobservedLoadAfter: cancels ? .seconds(2) : nil,
+            clock: clock)
+        var owner: Owner? = Owner()
+        endpoint.observe(owner: try #require(owner)) { _ in }
+        let load = try #require(endpoint.task)
+        await transport.waitForCalls(1)
+        defer { clock.open(.max / 2) }  // lets the grace period's last sleep end
+
+        if cancels {
+            await clock.waitForSleeps(1)
+            clock.open()  // two seconds later, still observed: the load goes on
+            await clock.waitForSleeps(2)
+            #expect(!load.isCancelled)
+            owner = nil  // the screen goes away
+            clock.open()  // two seconds later, nobody observes it
+            await clock.waitForSleeps(3)
+            #expect(load.isCancelled)
+            #expect(endpoint.state == .idle)
+        } else {
+            owner = nil
+        }
+        transport.release()
+        await load.value
+        #expect(load.isCancelled == cancels)
+        #expect(endpoint.state == (cancels ? .idle : .success("v1")))
+    }
+}

@@ -30,6 +30,7 @@ public final class EndpointRegistry: Sendable {
     private let maximumAge: Duration?
     private let clock: any Clock<Duration>
     private let store: (any ResponseStore)?
+    private let cancelsUnobservedLoadAfter: Duration?
     private let instances = Locked([[String]: any Sendable]())
 
     /// Creates an empty registry.
@@ -39,17 +40,19 @@ public final class EndpointRegistry: Sendable {
     ///   - maximumAge: The maximum age of every instance it creates; `nil` for none.
     ///   - keyHeaders: The headers whose values tell two requests apart (names compare case-insensitively).
     ///   - store: Where every instance it creates keeps its last good response; `nil` for none.
+    ///   - cancelsUnobservedLoadAfter: The grace period after which every instance it creates cancels a load nobody
+    ///     observes any more; `nil`, the default, lets every load finish.
     ///   - clock: The clock of every instance it creates.
     public init(
         transport: any HTTPTransport = URLSessionTransport.shared, maximumAge: Duration? = nil,
         keyHeaders: Set<String> = ["Accept", "Accept-Language", "Authorization", "Content-Type", "Cookie"],
-        store: (any ResponseStore)? = nil, clock: any Clock<Duration> = ContinuousClock()
+        store: (any ResponseStore)? = nil, cancelsUnobservedLoadAfter: Duration? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.transport = transport
         self.maximumAge = maximumAge
         self.keyHeaders = Set(keyHeaders.map { $0.lowercased() })
-        self.store = store
-        self.clock = clock
+        (self.store, self.cancelsUnobservedLoadAfter, self.clock) = (store, cancelsUnobservedLoadAfter, clock)
     }
 
     /// The shared instance for `endpoint`'s request, created on first use.
@@ -59,7 +62,8 @@ public final class EndpointRegistry: Sendable {
             let instance =
                 instances[key] as? StatefulEndpoint<A>
                 ?? StatefulEndpoint(
-                    endpoint: endpoint, transport: transport, maximumAge: maximumAge, store: store, clock: clock)
+                    endpoint: endpoint, transport: transport, maximumAge: maximumAge, store: store,
+                    cancelsUnobservedLoadAfter: cancelsUnobservedLoadAfter, clock: clock)
             instances[key] = instance
             return instance
         }

@@ -80,12 +80,14 @@ import TinyEndpoint
         #expect(registry.statefulEndpoint(for: endpoint()) !== second)
     }
 
-    @MainActor @Test func instancesUseTheRegistrysTransportMaximumAgeAndClock() async {
+    @MainActor @Test func instancesUseTheRegistrysTransportMaximumAgeGracePeriodAndClock() async {
         let clock = TestClock()
         let mock = numberedMock()
-        let registry = EndpointRegistry(transport: mock, maximumAge: .seconds(30), clock: clock)
+        let registry = EndpointRegistry(
+            transport: mock, maximumAge: .seconds(30), cancelsUnobservedLoadAfter: .seconds(2), clock: clock)
         let shared = registry.statefulEndpoint(for: endpoint())
         #expect(shared.maximumAge == .seconds(30))
+        #expect(shared.unobservedLoadGracePeriod == .seconds(2))
         shared.loadIfNeeded()
         await waitUntil(shared) { $0 == .success("v1") }
         clock.advance(by: .seconds(30))

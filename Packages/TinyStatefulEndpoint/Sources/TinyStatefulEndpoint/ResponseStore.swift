@@ -16,7 +16,9 @@ public protocol ResponseStore: Sendable {
         for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
     ) async -> Value?
 
-    /// Keeps `body` and `response`, the latest good answer to `request`, replacing what was kept for it.
+    /// Keeps `body` and `response`, the latest good answer to `request`, replacing what was kept for it. Every good
+    /// answer is handed over: deciding what not to keep (`Cache-Control: no-store`, a request with credentials, as
+    /// ``FileResponseStore`` does) is the store's job.
     func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async
 }
 

@@ -63,7 +63,7 @@ public struct HTTPRedaction: Hashable, Sendable {
 
     /// `url` as text, with the values of secret query parameters and the password of its user information
     /// replaced by `***`.
-    public func redacted(url: URL) -> String {
+    func redacted(url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return Self.placeholder
         }

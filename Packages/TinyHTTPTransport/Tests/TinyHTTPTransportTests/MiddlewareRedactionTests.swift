@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TinyHTTPTransport
+@testable import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -96,7 +96,7 @@ public final class MockTransport: HTTPTransport, Sendable {
     }
 
     /// A view of this mock that takes `basePath` off request paths; it shares this mock's routes and recording.
-    public func stripping(basePath: String) -> MockTransport {
+    func stripping(basePath: String) -> MockTransport {
         MockTransport(files: files, basePath: basePath, delay: delay, clock: clock, state: state)
     }
 

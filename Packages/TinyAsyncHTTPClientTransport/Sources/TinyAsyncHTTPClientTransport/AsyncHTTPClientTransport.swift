@@ -204,14 +204,17 @@
         static func httpURLResponse(
             for response: HTTPClientResponse, request: URLRequest
         ) throws(HTTPTransportError) -> HTTPURLResponse {
-            var fields: [String: String] = [:]
-            var spellings: [String: String] = [:]  // lower-cased name → the name kept
+            // A response has a handful of fields: comparing names pairwise (ASCII, case-insensitively, in place) is
+            // cheaper than lower-casing each one into a dictionary of spellings.
+            var fields = [String: String](minimumCapacity: response.headers.count)
+            var kept: [String] = []  // the names in `fields`
+            kept.reserveCapacity(response.headers.count)
             for (name, value) in response.headers {
-                let key = name.lowercased()
-                if let kept = spellings[key] {
-                    fields[kept, default: ""] += ", " + value
+                if let first = kept.first(where: { Self.sameFieldName($0, name) }) {
+                    fields[first, default: ""] += ", " + value
                 } else {
-                    (spellings[key], fields[name]) = (name, value)
+                    fields[name] = value
+                    kept.append(name)
                 }
             }
             let version =
@@ -227,6 +230,14 @@
                     .other, request: request, message: "the response head \(response.status) could not be read")
             }
             return head
+        }
+
+        /// Whether two field names are the same name, HTTP field names being case-insensitive ASCII tokens.
+        static func sameFieldName(_ a: String, _ b: String) -> Bool {
+            a.utf8.count == b.utf8.count
+                && zip(a.utf8, b.utf8).allSatisfy { x, y in
+                    x == y || (x | 0x20 == y | 0x20 && (0x61...0x7A).contains(x | 0x20))  // a letter in either case
+                }
         }
     }
     extension HTTPClient.Configuration {

@@ -418,6 +418,16 @@ import TinyKitTestServer
         }
     }
 
+    @Test func fieldNamesMatchLettersInEitherCaseAndNothingElse() {
+        #expect(AsyncHTTPClientTransport.sameFieldName("Set-Cookie", "set-COOKIE"))
+        #expect(AsyncHTTPClientTransport.sameFieldName("X-1_a", "x-1_A"))
+        // `^` and `~` differ only in the bit that lower-cases letters; `_` and DEL too.
+        #expect(!AsyncHTTPClientTransport.sameFieldName("X^", "X~"))
+        #expect(!AsyncHTTPClientTransport.sameFieldName("X_", "X\u{7F}"))
+        #expect(!AsyncHTTPClientTransport.sameFieldName("ETag", "ETags"))
+        #expect(!AsyncHTTPClientTransport.sameFieldName("Vary", "Varz"))
+    }
+
     @Test func repeatedResponseHeadersAreJoined() async throws {
         // A raw reply, because the test server's headers are a dictionary.
         let raw = try RawSocketServer.start([

@@ -15,6 +15,17 @@ import Foundation
 /// response with its first bytes when its `Content-Length` exceeds the limit, or as soon as the bytes received so far
 /// do: a body too large is never held whole.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// A session with `configuration`, a new `SessionDelegate`, and on Linux a delegate queue that costs a
+    /// dispatch per callback instead of an `Operation` (see ``SerialDelegateQueue``): the session of a
+    /// `URLSessionTransport` and the twin of a session without a delegate.
+    static func session(configuration: URLSessionConfiguration) -> URLSession {
+        #if canImport(FoundationNetworking)
+            URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: SerialDelegateQueue())
+        #else
+            URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
+        #endif
+    }
+
     /// A body being collected: its limit, the bytes so far, whether it went over, and who gets it at the end.
     private struct Body {
         let limit: Int
@@ -73,3 +84,25 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.performDefaultHandling, nil)
     }
 }
+
+#if canImport(FoundationNetworking)
+    /// The delegate queue of the sessions TinyKit makes on Linux: a serial queue, as `URLSession`'s default one,
+    /// that runs each block on a `DispatchQueue`.
+    ///
+    /// FoundationNetworking hands every delegate call and completion handler of a session to its delegate queue with
+    /// `addOperation(_:)`, a block. On an `OperationQueue` each block costs about 18,000 instructions (an `Operation`,
+    /// its observers and locks), on a dispatch queue about 2,000: a request sent with a size limit makes three such
+    /// calls (response, data, completion), one without makes one. The blocks run one at a time, in the order they
+    /// were added, as on a serial `OperationQueue`. Only the block form is redirected (the only one FoundationNetworking
+    /// uses): an `Operation` added by hand still runs as an `OperationQueue` runs it.
+    final class SerialDelegateQueue: OperationQueue, @unchecked Sendable {
+        private let queue = DispatchQueue(label: "TinyKit.SessionDelegate")
+
+        override init() {
+            super.init()
+            maxConcurrentOperationCount = 1
+        }
+
+        override func addOperation(_ block: @escaping @Sendable () -> Void) { queue.async(execute: block) }
+    }
+#endif

@@ -141,8 +141,7 @@ extension URLSession: HTTPTransport {
                 if let twin = twins[ObjectIdentifier(self)], twin.original === self { return (twin.session, []) }
                 let abandoned = twins.filter { $0.value.original == nil }
                 for id in abandoned.keys { twins[id] = nil }
-                let twin = URLSession(
-                    configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
+                let twin = SessionDelegate.session(configuration: configuration)
                 twins[ObjectIdentifier(self)] = Twin(original: self, session: twin)
                 return (twin, abandoned.values.map(\.session))
             }

@@ -57,7 +57,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration: URLSessionConfiguration = .default,
         maximumResponseBodySize: Int = defaultMaximumResponseBodySize
     ) {
-        session = URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
+        session = SessionDelegate.session(configuration: configuration)
         self.maximumResponseBodySize = maximumResponseBodySize
         ownsSession = true
     }

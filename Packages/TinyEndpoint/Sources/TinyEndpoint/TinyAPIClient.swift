@@ -13,6 +13,9 @@ import TinyHTTPTransport
 /// let user = try await apiClient.request(UserEndpoint.detail(id: 1), as: User.self)
 /// ```
 ///
+/// A client builds each distinct request once (URL, headers, body; see ``TinyAPIEndpoint/makeRequest()``) and sends
+/// it again when an endpoint with the same parts comes back; its copies share what it built.
+///
 /// Every method throws ``TinyAPIError``, whose ``TinyAPIError/underlyingError`` keeps the typed error (status,
 /// response and body; decoding type and coding path; the transport's error). Decoding never runs on the main
 /// actor. Inject a transport (TinyMocks' mock, a logging or retrying middleware) and a decoder and encoder
@@ -32,6 +35,8 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     public var encoder: JSONEncoder
     /// Whether a response whose `Content-Type` is not JSON is refused before decoding.
     let checksContentType: Bool
+    /// The requests built so far, shared by the copies of this client.
+    let requests = RequestCache()
 
     /// Creates a client.
     ///
@@ -66,7 +71,7 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
         do {
             return try await transport.load(
-                endpoint.endpoint(as: type, decoder: decoder, checksContentType: checksContentType))
+                endpoint.endpoint(as: type, decoder: decoder, checksContentType: checksContentType, requests: requests))
         } catch {
             throw TinyAPIError(error)
         }
@@ -78,7 +83,7 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     public func requestData(_ endpoint: any TinyAPIEndpoint) async throws -> Data {
         do {
             return try await transport.load(
-                Endpoint(request: endpoint.makeRequest()) { data, _ in .success(data ?? Data()) })
+                Endpoint(request: requests.request(for: endpoint)) { data, _ in .success(data ?? Data()) })
         } catch {
             throw TinyAPIError(error)
         }

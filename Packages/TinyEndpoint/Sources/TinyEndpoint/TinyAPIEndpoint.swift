@@ -78,7 +78,10 @@ extension TinyAPIEndpoint {
     ///   ``path`` when it is an absolute URL itself (`https://other.example/x`, never appended to the base URL) or
     ///   has a `.` or `..` segment (URLSession would remove it and leave the base URL's path);
     ///   ``EndpointError/encodingFailed(type:codingPath:underlying:)`` when ``body`` throws.
-    public func makeRequest() throws -> URLRequest {
+    public func makeRequest() throws -> URLRequest { try makeRequest(body: Result { try body }) }
+
+    /// ``makeRequest()`` with ``body`` read already.
+    func makeRequest(body read: Result<Data?, any Error>) throws -> URLRequest {
         guard var components = URLComponents(string: baseURL), components.scheme != nil,
             components.host?.isEmpty == false
         else {
@@ -107,7 +110,7 @@ extension TinyAPIEndpoint {
         request.httpAccept(.json)
         let body: Data?
         do {
-            body = try self.body
+            body = try read.get()
         } catch let error as EndpointError {
             throw error
         } catch {
@@ -137,9 +140,45 @@ extension TinyAPIEndpoint {
     public func endpoint<T: DecodableResult>(
         as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder(), checksContentType: Bool = true
     ) throws -> Endpoint<T> {
-        Endpoint(request: try makeRequest()) { data, response in
+        try endpoint(as: type, decoder: decoder, checksContentType: checksContentType, requests: nil)
+    }
+
+    /// ``endpoint(as:decoder:checksContentType:)`` with its request from `requests` when given.
+    func endpoint<T: DecodableResult>(
+        as type: T.Type, decoder: JSONDecoder, checksContentType: Bool, requests: RequestCache?
+    ) throws -> Endpoint<T> {
+        Endpoint(request: try requests?.request(for: self) ?? makeRequest()) { data, response in
             Result { try decoder.decodeBody(from: data, response: response, checksContentType: checksContentType) }
         }
+    }
+}
+
+/// The requests a ``TinyAPIClient`` built, by the parts of the endpoints they were built from (an app sends the same
+/// few calls again and again, and parsing and checking a URL and setting headers cost a client more than the rest
+/// of its work on a request). A different base URL, path, method, header, query item or body is a different request;
+/// a body that cannot be read is not kept. At most 64 are kept.
+final class RequestCache: Sendable {
+    private struct Parts: Hashable {
+        let baseURL: String, path: String, method: HTTPMethod
+        let headers: [String: String]?, queryItems: [URLQueryItem]?, body: Data?
+    }
+
+    private let requests = Locked([Parts: URLRequest]())
+
+    /// `endpoint`'s request, as ``TinyAPIEndpoint/makeRequest()`` builds it.
+    func request(for endpoint: some TinyAPIEndpoint) throws -> URLRequest {
+        let body = Result { try endpoint.body }
+        guard case .success(let data) = body else { return try endpoint.makeRequest(body: body) }
+        let parts = Parts(
+            baseURL: endpoint.baseURL, path: endpoint.path, method: endpoint.method, headers: endpoint.headers,
+            queryItems: endpoint.queryItems, body: data)
+        if let request = requests.withLock({ $0[parts] }) { return request }
+        let request = try endpoint.makeRequest(body: body)
+        requests.withLock { requests in
+            if requests.count >= 64 { requests.removeAll() }
+            requests[parts] = request
+        }
+        return request
     }
 }
 

@@ -19,6 +19,57 @@ import TinyHTTPTransport
         #expect(transport.requests.first?.url?.absoluteString == "https://api.example.com/me")
     }
 
+    @Test func aRequestBuiltOnceIsSentAgainAndAnyDifferentPartIsANewRequest() async throws {
+        let transport = StubTransport(body: "[]")
+        let client = TinyAPIClient(transport: transport)
+        let list = TestAPIEndpoint(path: "/users")
+        let variants = [
+            list, TestAPIEndpoint(baseURL: "https://other.example.com"), TestAPIEndpoint(path: "/admins"),
+            TestAPIEndpoint(method: .DELETE), TestAPIEndpoint(headers: ["Accept": "text/plain"]),
+            TestAPIEndpoint(queryItems: [URLQueryItem(name: "page", value: "2")]),
+            TestAPIEndpoint(method: .POST, body: Data(#"{"name":"Ada"}"#.utf8)),
+            TestAPIEndpoint(method: .POST, body: Data(#"{"name":"Bob"}"#.utf8)),
+        ]
+        for endpoint in variants + [list] + variants.reversed() { _ = try await client.requestData(endpoint) }
+        // Each send is exactly the request the endpoint builds, from the cache or not.
+        let expected = try (variants + [list] + variants.reversed()).map { try $0.makeRequest() }
+        #expect(transport.requests == expected)
+        #expect(transport.requests[6].httpBody != transport.requests[7].httpBody)
+        // Copies of a client share what it built.
+        let copy = client
+        #expect(copy.requests === client.requests)
+    }
+
+    @Test func aBodyThatCannotBeReadIsNeverKept() async throws {
+        struct Broken: Error {}
+        struct Flaky: TinyAPIEndpoint {
+            let fails: Bool
+            var baseURL: String { "https://api.example.com" }
+            var path: String { "/users" }
+            var method: HTTPMethod { .POST }
+            var body: Data? { get throws { if fails { throw Broken() } else { Data("{}".utf8) } } }
+        }
+        let client = TinyAPIClient(transport: StubTransport(body: "{}"))
+        _ = try await client.requestData(Flaky(fails: false))
+        let error = try await #require(throws: TinyAPIError.self) { try await client.requestData(Flaky(fails: true)) }
+        guard case .encodingFailed(let type, _, let underlying)? = error.underlyingError as? EndpointError else {
+            Issue.record("expected an encoding failure, got \(error)")
+            return
+        }
+        #expect(type == "Flaky")
+        #expect(underlying is Broken)
+    }
+
+    @Test func manyDifferentRequestsStayCorrectWhenTheCacheIsFull() async throws {
+        let transport = StubTransport(body: "[]")
+        let client = TinyAPIClient(transport: transport)
+        for round in 0..<2 {
+            for id in 0..<100 { _ = try await client.requestData(TestAPIEndpoint(path: "/users/\(id)")) }
+            let paths = transport.requests.suffix(100).map { $0.url?.path }
+            #expect(paths == (0..<100).map { "/users/\($0)" }, "round \(round)")
+        }
+    }
+
     @Test func anHTTPErrorKeepsStatusResponseAndBody() async throws {
         let client = TinyAPIClient(transport: StubTransport(status: 404, body: #"{"error":"no such user"}"#))
         let error = try await #require(throws: TinyAPIError.self) {

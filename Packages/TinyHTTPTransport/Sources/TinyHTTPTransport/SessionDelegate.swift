@@ -54,7 +54,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let tooLarge = bodies.withLock { bodies in
             guard let body = bodies[dataTask.taskIdentifier], !body.isTooLarge else { return false }
             guard body.data.count + data.count > body.limit || announced > body.limit else {
-                bodies[dataTask.taskIdentifier]?.data.append(data)
+                // A small body comes in one piece: keep it as it is rather than copy it.
+                if body.data.isEmpty {
+                    bodies[dataTask.taskIdentifier]?.data = data
+                } else {
+                    bodies[dataTask.taskIdentifier]?.data.append(data)
+                }
                 return false
             }
             bodies[dataTask.taskIdentifier]?.isTooLarge = true

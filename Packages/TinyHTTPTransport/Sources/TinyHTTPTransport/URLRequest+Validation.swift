@@ -49,25 +49,22 @@ extension URLRequest {
             throw HTTPTransportError(
                 .invalidRequest, message: "the header name \(name.debugDescription) is not an HTTP token")
         }
-        if containsLineBreak(value) {
-            throw HTTPTransportError(
-                .invalidRequest, message: "the value of the header \"\(name)\" contains CR, LF or NUL")
-        }
-        if value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-            throw HTTPTransportError(
-                .invalidRequest, message: "the value of the header \"\(name)\" contains a control character")
+        if let control = value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            let what = [0x0D, 0x0A, 0x00].contains(control) ? "CR, LF or NUL" : "a control character"
+            throw HTTPTransportError(.invalidRequest, message: "the value of the header \"\(name)\" contains \(what)")
         }
     }
 
-    /// The bytes of an HTTP token (RFC 9110 `tchar`), built once rather than for every request.
-    private static let tokenBytes = Set(
-        "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
-
+    /// Whether `text` is an HTTP token (RFC 9110 `tchar`: letters, digits and ``!#$%&'*+-.^_`|~``).
     private static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy(tokenBytes.contains)
-    }
-
-    private static func containsLineBreak(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
+            }
     }
 }

@@ -75,14 +75,15 @@ extension URLSession: HTTPTransport {
         guard let refusal else {
             let finish: @Sendable (Data?, URLResponse?, (any Error)?, Bool) -> Void = {
                 data, response, error, tooLarge in
-                let (challenged, cancelled) = sent.withLock { ($0.task?.response as? HTTPURLResponse, $0.cancelled) }
+                let (task, cancelled) = sent.withLock { ($0.task, $0.cancelled) }
+                let challenged = error == nil ? nil : task?.response as? HTTPURLResponse
                 if tooLarge, let limit {
                     return completion(
                         .failure(HTTPTransportError.bodyTooLarge(limit: limit, request: request, response: response)))
                 }
                 completion(
                     Self.result(
-                        data: data, response: response, error: error, challenged: error == nil ? nil : challenged,
+                        data: data, response: response, error: error, challenged: challenged,
                         cancelledByCaller: cancelled, request: request))
             }
             let task: URLSessionDataTask

@@ -98,8 +98,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// `addOperation(_:)`, a block. On an `OperationQueue` each block costs about 18,000 instructions (an `Operation`,
     /// its observers and locks), on a dispatch queue about 2,000: a request sent with a size limit makes three such
     /// calls (response, data, completion), one without makes one. The blocks run one at a time, in the order they
-    /// were added, as on a serial `OperationQueue`. Only the block form is redirected (the only one FoundationNetworking
-    /// uses): an `Operation` added by hand still runs as an `OperationQueue` runs it.
+    /// were added, as on a serial `OperationQueue`. The block forms are redirected (FoundationNetworking uses only
+    /// `addOperation(_:)`), and waiting for them: an `Operation` object added by hand still runs as an `OperationQueue`
+    /// runs it.
     final class SerialDelegateQueue: OperationQueue, @unchecked Sendable {
         private let queue = DispatchQueue(label: "TinyKit.SessionDelegate")
 
@@ -109,5 +110,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
 
         override func addOperation(_ block: @escaping @Sendable () -> Void) { queue.async(execute: block) }
+
+        override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) { queue.async(execute: barrier) }
+
+        override func waitUntilAllOperationsAreFinished() {
+            super.waitUntilAllOperationsAreFinished()
+            queue.sync {}
+        }
     }
 #endif

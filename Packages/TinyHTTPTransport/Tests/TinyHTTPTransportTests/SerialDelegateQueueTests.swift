@@ -29,6 +29,18 @@
             #expect(result.mostAtOnce == 1)
         }
 
+        @Test func barriersAndWaitingSeeTheBlocksAddedBefore() {
+            let queue = SerialDelegateQueue()
+            let log = Locked([String]())
+            queue.addOperation {
+                usleep(20_000)
+                log.withLock { $0.append("block") }
+            }
+            queue.addBarrierBlock { log.withLock { $0.append("barrier") } }
+            queue.waitUntilAllOperationsAreFinished()
+            #expect(log.withLock { $0 } == ["block", "barrier"])
+        }
+
         @Test func theSessionsTinyKitMakesUseIt() {
             let transport = URLSessionTransport(configuration: .ephemeral)
             #expect(transport.session.delegateQueue is SerialDelegateQueue)

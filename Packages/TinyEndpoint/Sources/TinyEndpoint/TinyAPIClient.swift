@@ -13,8 +13,8 @@ import TinyHTTPTransport
 /// let user = try await apiClient.request(UserEndpoint.detail(id: 1), as: User.self)
 /// ```
 ///
-/// A client builds each distinct request once (URL, headers, body; see ``TinyAPIEndpoint/makeRequest()``) and sends
-/// it again when an endpoint with the same parts comes back; its copies share what it built.
+/// A client builds each distinct request without a body once (URL and headers; see ``TinyAPIEndpoint/makeRequest()``)
+/// and sends it again when an endpoint with the same parts comes back; its copies share what it built.
 ///
 /// Every method throws ``TinyAPIError``, whose ``TinyAPIError/underlyingError`` keeps the typed error (status,
 /// response and body; decoding type and coding path; the transport's error). Decoding never runs on the main

@@ -153,14 +153,15 @@ extension TinyAPIEndpoint {
     }
 }
 
-/// The requests a ``TinyAPIClient`` built, by the parts of the endpoints they were built from (an app sends the same
-/// few calls again and again, and parsing and checking a URL and setting headers cost a client more than the rest
-/// of its work on a request). A different base URL, path, method, header, query item or body is a different request;
-/// a body that cannot be read is not kept. At most 64 are kept.
+/// The requests without a body a ``TinyAPIClient`` built, by the parts of the endpoints they were built from (an app
+/// sends the same few calls again and again, and parsing and checking a URL and setting headers cost a client more
+/// than the rest of its work on a request). A different base URL, path, method, header or query item is a different
+/// request. A request with a body is built each time: bodies differ from call to call, and one kept could be large.
+/// At most 64 are kept.
 final class RequestCache: Sendable {
     private struct Parts: Hashable {
         let baseURL: String, path: String, method: HTTPMethod
-        let headers: [String: String]?, queryItems: [URLQueryItem]?, body: Data?
+        let headers: [String: String]?, queryItems: [URLQueryItem]?
     }
 
     private let requests = Locked([Parts: URLRequest]())
@@ -168,10 +169,10 @@ final class RequestCache: Sendable {
     /// `endpoint`'s request, as ``TinyAPIEndpoint/makeRequest()`` builds it.
     func request(for endpoint: some TinyAPIEndpoint) throws -> URLRequest {
         let body = Result { try endpoint.body }
-        guard case .success(let data) = body else { return try endpoint.makeRequest(body: body) }
+        guard case .success(nil) = body else { return try endpoint.makeRequest(body: body) }
         let parts = Parts(
             baseURL: endpoint.baseURL, path: endpoint.path, method: endpoint.method, headers: endpoint.headers,
-            queryItems: endpoint.queryItems, body: data)
+            queryItems: endpoint.queryItems)
         if let request = requests.withLock({ $0[parts] }) { return request }
         let request = try endpoint.makeRequest(body: body)
         requests.withLock { requests in

@@ -40,7 +40,7 @@ import TinyHTTPTransport
         #expect(copy.requests === client.requests)
     }
 
-    @Test func aBodyThatCannotBeReadIsNeverKept() async throws {
+    @Test func aBodyThatCannotBeReadFailsEveryTime() async throws {
         struct Broken: Error {}
         struct Flaky: TinyAPIEndpoint {
             let fails: Bool

@@ -91,11 +91,9 @@
             do {
                 let response = try await client.execute(outgoing, deadline: Self.deadline(for: request))
                 let head = try Self.httpURLResponse(for: response, request: request)
-                let seconds = request.timeoutInterval
-                let idle = seconds > 0 && seconds < 1e9 ? TimeAmount.nanoseconds(Int64(seconds * 1e9)) : nil
                 do {
                     let body = try await Self.collect(
-                        response.body, upTo: limit, idle: idle, on: client.eventLoopGroup.any())
+                        response.body, upTo: limit, idle: Self.timeout(of: request), on: client.eventLoopGroup.any())
                     return (Data(buffer: body, byteTransferStrategy: .noCopy), head)
                 } catch is NIOTooManyBytesError {
                     throw HTTPTransportError.bodyTooLarge(limit: limit, request: request, response: head)
@@ -225,9 +223,14 @@
         /// When the response head must have arrived: `timeoutInterval` from now, or never for a value that is not
         /// a positive number of seconds.
         static func deadline(for request: URLRequest) -> NIODeadline {
+            timeout(of: request).map { .now() + $0 } ?? .distantFuture
+        }
+
+        /// The request's `timeoutInterval`, or `nil` for a value that is not a positive number of seconds.
+        static func timeout(of request: URLRequest) -> TimeAmount? {
             let seconds = request.timeoutInterval
-            guard seconds > 0, seconds < Double(Int64.max / 1_000_000_000) else { return .distantFuture }
-            return .now() + .nanoseconds(Int64(seconds * 1_000_000_000))
+            guard seconds > 0, seconds < Double(Int64.max / 1_000_000_000) else { return nil }
+            return .nanoseconds(Int64(seconds * 1_000_000_000))
         }
 
         /// The Foundation form of a response head. Repeated header fields, whatever the case of their names, are

@@ -120,6 +120,22 @@ import TinyKitTestServer
         }
     }
 
+    /// The bound is between bytes, not on the whole body: bytes that keep coming, each sooner than the request's
+    /// `timeoutInterval`, are read to the end however long the body takes.
+    @Test func aBodyThatKeepsComingOutlastsTheTimeoutInterval() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+
+        try await withClient { client in
+            // Ten bytes, one every 0.15 s: 1.5 s in all, three times the timeout.
+            var request = URLRequest(url: server.url("/trickle?bytes=10&interval=0.15"))
+            request.timeoutInterval = 0.5
+            let (body, response) = try await AsyncHTTPClientTransport(client: client).send(request)
+            #expect(response.statusCode == 200)
+            #expect(body.count == 10)
+        }
+    }
+
     /// With a long `timeoutInterval`, a stalled body is bounded by the client's read timeout.
     @Test func stalledBodyHitsTheClientsReadTimeout() async throws {
         let server = try await TestServer.start()

@@ -127,12 +127,13 @@ import TinyKitTestServer
         defer { server.stop() }
 
         try await withClient { client in
-            // Ten bytes, one every 0.15 s: 1.5 s in all, three times the timeout.
-            var request = URLRequest(url: server.url("/trickle?bytes=10&interval=0.15"))
-            request.timeoutInterval = 0.5
+            // Fourteen bytes, one every 0.25 s: 3.5 s in all, well past the timeout, with gaps an eighth of it (room
+            // for a machine busy with the other tests).
+            var request = URLRequest(url: server.url("/trickle?bytes=14&interval=0.25"))
+            request.timeoutInterval = 2
             let (body, response) = try await AsyncHTTPClientTransport(client: client).send(request)
             #expect(response.statusCode == 200)
-            #expect(body.count == 10)
+            #expect(body.count == 14)
         }
     }
 

@@ -51,7 +51,8 @@ public enum TinyHTTPStatefulEndpoint: Example {
         // The next launch: a new API (a new endpoint) over the same files shows the stored list before the server
         // answers, then the server's answer to the revalidation, whose status the metrics middleware notes.
         let (statuses, noted) = AsyncStream<Int>.makeStream()
-        let transport = context.transport.with(.metrics { noted.yield($0.response?.statusCode ?? 0) })
+        let transport = context.transport.with(
+            .metrics { noted.yield((try? $0.result.get())?.response.statusCode ?? 0) })
         let relaunched = TodosAPI(baseURL: context.baseURL, transport: transport, store: store)
         let reopened = TodosController()
         reopened.start(api: relaunched)

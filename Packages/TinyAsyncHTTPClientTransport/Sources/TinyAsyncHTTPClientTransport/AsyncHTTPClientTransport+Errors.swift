@@ -15,20 +15,14 @@
         /// The `HTTPTransportError` for a failure of AsyncHTTPClient or SwiftNIO, in the categories
         /// `URLSessionTransport` uses for the same failures. The original error is kept as `underlyingError`.
         ///
-        /// | failure | code |
-        /// |---|---|
-        /// | the awaiting task was cancelled (`HTTPClientError.cancelled`, `CancellationError`) | `.cancelled` |
-        /// | no response head by the deadline, connect, read or TLS handshake timeouts | `.timedOut` |
-        /// | connection refused or reset, host not found, connection closed before the response was complete | `.cannotConnect` |
-        /// | a request AsyncHTTPClient cannot send (no host, an unsupported scheme, header names or values it refuses, a `TRACE` with a body) | `.invalidRequest` |
-        /// | a reply that is not valid HTTP (also a bad chunk mid-body), too many redirects, a redirect cycle, anything else | `.other` |
+        /// The table is in the package's Getting Started article ("Errors").
         ///
         /// An `HTTPTransportError` comes back as it is, with `request` set when it had none.
         ///
         /// - Parameters:
         ///   - error: What the client threw.
         ///   - request: The request that failed.
-        public static func transportError(for error: any Error, request: URLRequest) -> HTTPTransportError {
+        static func transportError(for error: any Error, request: URLRequest) -> HTTPTransportError {
             if error is HTTPTransportError || error is CancellationError {
                 return HTTPTransportError(mapping: error, request: request)
             }

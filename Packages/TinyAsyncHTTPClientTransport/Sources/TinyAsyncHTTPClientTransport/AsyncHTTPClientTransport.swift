@@ -21,7 +21,7 @@
     ///
     /// It behaves like `URLSessionTransport` (the same behaviour suite runs against both):
     /// - Every response comes back as a response, whatever its status; failures without a response throw
-    ///   `HTTPTransportError` with the same codes `URLSessionTransport` uses (see ``transportError(for:request:)``).
+    ///   `HTTPTransportError` with the same codes `URLSessionTransport` uses (the table is in the Getting Started article).
     /// - Cancelling the task that awaits ``send(_:)`` cancels the request: its HTTP/1.1 connection is closed (an
     ///   HTTP/2 stream is reset).
     /// - Header names that are not HTTP tokens, header values with control characters, methods that are not HTTP
@@ -82,7 +82,8 @@
         ///   HTTP token, a scheme other than `http` and `https`, an `httpBodyStream`; `.cancelled` when the
         ///   awaiting task was cancelled; `.timedOut` when no response head came within the request's
         ///   `timeoutInterval`, or no byte of its body for that long; `.other` for a body over ``maximumResponseBodySize`` (the error carries the
-        ///   response); and the code ``transportError(for:request:)`` gives for other failures of the client.
+        ///   response); and the code of its category for other failures of the client (the table is in the Getting Started
+        ///   article).
         public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
             let outgoing = try Self.clientRequest(for: request)
             // AsyncHTTPClient learns of a cancellation asynchronously: do not open a connection for a cancelled task.

@@ -38,19 +38,20 @@
             _ logger: Logger, level: Logger.Level = .info, redaction: HTTPRedaction = .default,
             clock: any Clock<Duration> = ContinuousClock()
         ) -> HTTPMiddleware {
-            return HTTPMiddleware { request, next in
-                let exchange = redaction.summary(of: request)
+            .metrics(clock: clock) { request in
                 let requestBody = request.httpBody ?? Data()
+                let exchange = redaction.summary(of: request)
                 logger.log(level: level, "→ \(exchange) (\(requestBody.count) bytes)")
                 if logger.logLevel <= .trace {
                     logger.trace(
                         "→ \(exchange) headers and body",
                         metadata: details(request.allHTTPHeaderFields ?? [:], requestBody, redaction))
                 }
-                let (result, duration) = await measure(on: clock) { try await next.send(request) }
-                let (seconds, attoseconds) = duration.components
+            } finished: { metrics in
+                let exchange = redaction.summary(of: metrics.request)
+                let (seconds, attoseconds) = metrics.duration.components
                 let elapsed = "\(Int((Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded())) ms"
-                switch result {
+                switch metrics.result {
                 case .success((let body, let response)):
                     logger.log(level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")
                     if logger.logLevel <= .trace {
@@ -61,7 +62,6 @@
                             "← \(response.statusCode) \(exchange) headers and body",
                             metadata: details(headers, body, redaction))
                     }
-                    return (body, response)
                 case .failure(let error):
                     // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
                     // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
@@ -71,13 +71,11 @@
                     failure.body = nil
                     let reason = failure.description(redacting: redaction)
                     logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed): \(reason)")
-                    throw error
                 }
             }
         }
     }
 
-    /// The trace-level metadata of a request or response: its headers, secrets redacted, and the start of its body.
     private func details(_ headers: [String: String], _ body: Data, _ redaction: HTTPRedaction) -> Logger.Metadata {
         [
             "headers": .dictionary(redaction.redacted(headers: headers).mapValues { .string($0) }),

@@ -23,10 +23,4 @@ extension HTTPMiddleware {
             return try await next.send(request)
         }
     }
-
-    /// Sets the `User-Agent` header of every request that does not set one already, for example
-    /// `.userAgent("MyApp/1.2 (iOS 18)")`.
-    public static func userAgent(_ value: String, overriding: Bool = false) -> HTTPMiddleware {
-        defaultHeaders(["User-Agent": value], overriding: overriding)
-    }
 }

@@ -15,7 +15,7 @@ import Foundation
 /// let transport = URLSessionTransport.shared.with(
 ///     .retry(RetryPolicy(maxAttempts: 3)),      // outermost: each attempt goes through the ones below
 ///     .authorization(tokens),                   // adds the credential, refreshes it once on 401
-///     .userAgent("MyApp/1.0"))
+///     .defaultHeaders(["User-Agent": "MyApp/1.0"]))
 /// ```
 ///
 /// Write your own with a closure:
@@ -80,7 +80,7 @@ extension HTTPTransport {
     /// This transport with `middleware` around it; the first one listed is the outermost.
     ///
     /// ```swift
-    /// let transport = URLSessionTransport.shared.with(.retry(), .userAgent("MyApp/1.0"))
+    /// let transport = URLSessionTransport.shared.with(.retry(), .defaultHeaders(["User-Agent": "MyApp/1.0"]))
     /// ```
     public func with(_ middleware: HTTPMiddleware...) -> any HTTPTransport {
         MiddlewareTransport(base: self, middleware: middleware)

@@ -9,7 +9,16 @@ extension HTTPTransportError {
     ///
     /// - An `HTTPTransportError` is returned as it is (its request filled in when it had none).
     /// - `CancellationError` becomes ``Code/cancelled``.
-    /// - A `URLError` (or an `NSError` of `NSURLErrorDomain`) gets the code ``Code/init(urlErrorCode:)`` gives,
+    /// - A `URLError` (or an `NSError` of `NSURLErrorDomain`) gets the code of its category:
+    ///
+    ///   | URLError | code |
+    ///   |---|---|
+    ///   | `cannotConnectToHost`, `cannotFindHost`, `networkConnectionLost`, `notConnectedToInternet`, `dnsLookupFailed` | ``Code/cannotConnect`` |
+    ///   | `timedOut` | ``Code/timedOut`` |
+    ///   | `cancelled` | ``Code/cancelled`` |
+    ///   | `badURL`, `unsupportedURL` | ``Code/invalidRequest`` |
+    ///   | anything else | ``Code/other`` |
+    ///
     ///   except `unsupportedURL` for an `http`/`https` request: FoundationNetworking (libcurl) reports a reply that
     ///   is not HTTP that way, a fault of the server rather than of the request, so it becomes ``Code/other``.
     /// - Anything else becomes ``Code/other``.
@@ -41,16 +50,8 @@ extension HTTPTransportError {
 }
 
 extension HTTPTransportError.Code {
-    /// The category of a `URLError` code.
-    ///
-    /// | URLError | code |
-    /// |---|---|
-    /// | `cannotConnectToHost`, `cannotFindHost`, `networkConnectionLost`, `notConnectedToInternet`, `dnsLookupFailed` | ``cannotConnect`` |
-    /// | `timedOut` | ``timedOut`` |
-    /// | `cancelled` | ``cancelled`` |
-    /// | `badURL`, `unsupportedURL` | ``invalidRequest`` |
-    /// | anything else | ``other`` |
-    public init(urlErrorCode: URLError.Code) {
+    /// The category of a `URLError` code (the table in ``HTTPTransportError/init(mapping:request:)``).
+    init(urlErrorCode: URLError.Code) {
         switch urlErrorCode {
         case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .notConnectedToInternet, .dnsLookupFailed:
             self = .cannotConnect

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-
 @_spi(TinyKit) import TinyHTTPTransport
 
 @Suite(.timeLimit(.minutes(1))) struct LockedTests {

@@ -1,5 +1,4 @@
 import Foundation
-
 @_spi(TinyKit) import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-
 import TinyHTTPTransport
 @_spi(TinyKit) import TinyHTTPTransport
 
@@ -80,7 +79,7 @@ func makeMiddlewareTransport(tokens: SessionTokens, base: any HTTPTransport = UR
     base.with(
         .retry(RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500))),  // each attempt goes through the ones below
         .authorization(tokens),
-        .userAgent("MyApp/1.0"))
+        .defaultHeaders(["User-Agent": "MyApp/1.0"]))
 }
 
 /// The README's middleware section, run against a closure transport that refuses the initial credential once.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TinyHTTPTransport
+
+@testable import TinyHTTPTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

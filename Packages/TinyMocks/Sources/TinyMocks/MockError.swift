@@ -26,14 +26,14 @@ public enum MockError: Error, Equatable, Sendable, CustomStringConvertible, Loca
     public var description: String {
         switch self {
         case .noMock(let method, let path, let file, let directory, let routes):
-            var text = "No mock for \(method) \(path)"
-            if let file, let directory {
-                text += ": no route matches and there is no file \(file) in \(directory)"
-            } else {
-                text += ": no route matches and this mock has no directory of mock files"
-            }
-            text += routes.isEmpty ? "; no routes are registered" : "; routes: \(routes.joined(separator: ", "))"
-            return text
+            let files =
+                if let file, let directory {
+                    "there is no file \(file) in \(directory)"
+                } else {
+                    "this mock has no directory of mock files"
+                }
+            let registered = routes.isEmpty ? "no routes are registered" : "routes: \(routes.joined(separator: ", "))"
+            return "No mock for \(method) \(path): no route matches and \(files); \(registered)"
         case .unreadableFile(let path, let reason):
             return "The mock file \(path) exists but cannot be read: \(reason)"
         case .unsafePath(let path, let reason):
@@ -50,18 +50,9 @@ public enum MockError: Error, Equatable, Sendable, CustomStringConvertible, Loca
     /// let mockError = MockError(error)   // error thrown by MockTransport or MockTinyAPIClient
     /// ```
     public init?(_ error: any Error) {
-        var current: (any Error)? = error
-        for _ in 0..<8 {
-            switch current {
-            case let error as MockError:
-                self = error
-                return
-            case let error as HTTPTransportError: current = error.underlyingError
-            case let error as TinyAPIError: current = error.underlyingError
-            default: return nil
-            }
-        }
-        return nil
+        let wrapped = (error as? HTTPTransportError)?.underlyingError ?? (error as? TinyAPIError)?.underlyingError
+        guard let found = error as? MockError ?? wrapped.flatMap(MockError.init) else { return nil }
+        self = found
     }
 
     /// The same text as ``description``, so `localizedDescription` shows it too.

@@ -23,10 +23,10 @@ import TinyHTTPTransport
 ///
 /// ```swift
 /// let fixtures = MockFiles.bundle(.module, subdirectory: "Fixtures")   // a test target's resources
-/// let app = MockFiles.main                                              // the app bundle
+/// let app = MockFiles.bundle(.main)                                     // the app bundle
 /// let folder = MockFiles(directory: URL(fileURLWithPath: "/tmp/mocks"))
 /// ```
-public struct MockFiles: Sendable, CustomStringConvertible {
+public struct MockFiles: Sendable {
     /// The directory the files are read from.
     public let directory: URL
 
@@ -36,19 +36,12 @@ public struct MockFiles: Sendable, CustomStringConvertible {
     /// Files in the resources of `bundle`, or in its `subdirectory`.
     ///
     /// For a test target's resources use `Bundle.module` (declare them with `resources: [.copy("Fixtures")]` and
-    /// pass `subdirectory: "Fixtures"`); for an app, ``main``. `Bundle.main` does not hold a test target's
+    /// pass `subdirectory: "Fixtures"`); for an app, `bundle(.main)`. `Bundle.main` does not hold a test target's
     /// resources: under `swift test` it is the test runner.
     public static func bundle(_ bundle: Bundle, subdirectory: String? = nil) -> MockFiles {
         let resources = bundle.resourceURL ?? bundle.bundleURL
-        guard let subdirectory else { return MockFiles(directory: resources) }
-        return MockFiles(directory: resources.appendingPathComponent(subdirectory, isDirectory: true))
+        return MockFiles(directory: subdirectory.map { resources.appendingPathComponent($0) } ?? resources)
     }
-
-    /// Files in the app bundle's resources (`Bundle.main`), where tinyAPI looks for them.
-    public static var main: MockFiles { bundle(.main) }
-
-    /// The directory's path.
-    public var description: String { directory.path }
 
     /// The name of the mock file that answers `method` on `path` (a URL path, percent-encoded as in a URL; a query
     /// is ignored), for example `mock_get_users_1.json` for `GET /users/1`.
@@ -56,7 +49,19 @@ public struct MockFiles: Sendable, CustomStringConvertible {
     /// - Throws: ``MockError/unsafePath(path:reason:)`` when the path cannot name a file safely.
     public static func fileName(for method: HTTPMethod, path: String) throws -> String {
         let pathOnly = String(path.prefix { $0 != "?" && $0 != "#" })
-        return try fileName(for: method, segments: try RequestPath.segments(ofPercentEncoded: pathOnly), path: path)
+        return try fileName(for: method, segments: segments(ofPercentEncoded: pathOnly), path: path)
+    }
+
+    /// The non-empty segments of a percent-encoded path, decoded: `/projects/a%2Fb/` is `["projects", "a/b"]`.
+    ///
+    /// - Throws: ``MockError/unsafePath(path:reason:)`` for invalid percent-encoding.
+    static func segments(ofPercentEncoded path: String) throws -> [String] {
+        try path.split(separator: "/").map { segment in
+            guard let decoded = segment.removingPercentEncoding else {
+                throw MockError.unsafePath(path: path, reason: "\"\(segment)\" is not valid percent-encoding")
+            }
+            return decoded
+        }
     }
 
     /// The characters of an HTTP method token (RFC 9110), lower-cased.
@@ -72,7 +77,11 @@ public struct MockFiles: Sendable, CustomStringConvertible {
             guard segment != ".", segment != ".." else {
                 throw MockError.unsafePath(path: path, reason: "it has a \"\(segment)\" segment")
             }
-            return fileSafe(segment)
+            // Path separators, `%` and control characters percent-encoded, in normalization form C.
+            return segment.precomposedStringWithCanonicalMapping.unicodeScalars.map { scalar in
+                scalar.value < 0x20 || "/\\%\u{7F}".unicodeScalars.contains(scalar)
+                    ? String(format: "%%%02X", scalar.value) : String(scalar)
+            }.joined()
         }
         let name = "mock_\(methodName)_\(names.isEmpty ? "root" : names.joined(separator: "_")).json"
         guard name.utf8.count <= 255 else {
@@ -84,35 +93,19 @@ public struct MockFiles: Sendable, CustomStringConvertible {
         return name
     }
 
-    /// `segment` with path separators, `%` and control characters percent-encoded, in normalization form C.
-    private static func fileSafe(_ segment: String) -> String {
-        var name = ""
-        for scalar in segment.precomposedStringWithCanonicalMapping.unicodeScalars {
-            if scalar == "/" || scalar == "\\" || scalar == "%" || scalar.value < 0x20 || scalar.value == 0x7F {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                name += "%" + (hex.count < 2 ? "0" + hex : hex)
-            } else {
-                name.unicodeScalars.append(scalar)
-            }
-        }
-        return name
-    }
-
-    /// The URL of the file named `name` in ``directory``, `nil` if it would lie outside it (never, for names made
-    /// by ``fileName(for:path:)``; checked again all the same).
+    /// The URL of the existing file named `name` in ``directory``, `nil` if there is none or it would lie outside
+    /// the directory (never, for names made by ``fileName(for:path:)``; checked again all the same).
     ///
-    /// Symbolic links are resolved on both sides: a directory reached through a link works, and a file that is a
-    /// link to something outside the directory is refused.
+    /// Symbolic links are resolved on both sides: a directory reached through a link works, a dangling link is no
+    /// file, and a file that is a link to something outside the directory is refused.
     ///
     /// - Throws: ``MockError/unsafePath(path:reason:)`` (naming the request's `path`) when the file is a link that
     ///   leads outside the directory.
     func url(ofFileNamed name: String, path: String) throws -> URL? {
         let file = directory.appendingPathComponent(name, isDirectory: false).standardizedFileURL
-        guard file.deletingLastPathComponent().path == directory.path else { return nil }
-        // A file that does not exist (or a dangling link) is no mock, and nothing is read.
-        guard let realFile = Self.realPath(file.path), let realDirectory = Self.realPath(directory.path) else {
-            return file
-        }
+        guard file.deletingLastPathComponent().path == directory.path,
+            let realFile = Self.realPath(file.path), let realDirectory = Self.realPath(directory.path)
+        else { return nil }
         guard realFile.hasPrefix(realDirectory.hasSuffix("/") ? realDirectory : realDirectory + "/") else {
             throw MockError.unsafePath(
                 path: path, reason: "its mock file \(name) is a link to \(realFile), outside the mock directory")

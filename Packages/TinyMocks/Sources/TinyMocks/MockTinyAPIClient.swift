@@ -1,6 +1,5 @@
 import Foundation
 import TinyEndpoint
-import TinyHTTPTransport
 
 /// tinyAPI's mock client: a `TinyAPIClient` over a ``MockTransport``, so it builds requests, checks status codes,
 /// decodes and throws `TinyAPIError` exactly as the live client does, but answers from mock JSON files and routes.
@@ -40,7 +39,7 @@ public struct MockTinyAPIClient: APIClientProtocol, Sendable {
     /// Creates a mock client reading `files` (the app bundle by default), waiting `delay` (none by default) on
     /// `clock` before each answer.
     public init(
-        files: MockFiles = .main, delay: Duration = .zero, clock: any Clock<Duration> = ContinuousClock(),
+        files: MockFiles = .bundle(.main), delay: Duration = .zero, clock: any Clock<Duration> = ContinuousClock(),
         decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
     ) {
         self.init(
@@ -52,27 +51,26 @@ public struct MockTinyAPIClient: APIClientProtocol, Sendable {
     /// - Throws: `TinyAPIError`; a missing mock is a `networkError` whose message (and ``MockError/init(_:)``)
     ///   names the file looked for, the directory and the routes.
     public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
-        try await client(for: endpoint).request(endpoint, as: type)
+        try await client(for: endpoint.baseURL).request(endpoint, as: type)
     }
 
     /// Answers the endpoint from its mock and returns the body as it is.
     ///
     /// - Throws: `TinyAPIError`, as ``request(_:as:)``.
     public func requestData(_ endpoint: any TinyAPIEndpoint) async throws -> Data {
-        try await client(for: endpoint).requestData(endpoint)
+        try await client(for: endpoint.baseURL).requestData(endpoint)
     }
 
     /// Encodes a request body with the client's encoder.
     ///
     /// - Throws: `TinyAPIError` of kind `encodingError`.
     public func encode<Body: Encodable>(body: Body) throws -> Data {
-        try TinyAPIClient(transport: transport, decoder: decoder, encoder: encoder).encode(body: body)
+        try client().encode(body: body)
     }
 
-    /// The live client over this mock, taking the endpoint's base URL path off request paths.
-    private func client(for endpoint: any TinyAPIEndpoint) -> TinyAPIClient {
-        let basePath = URLComponents(string: endpoint.baseURL)?.percentEncodedPath ?? ""
-        let mock = RequestPath(pattern: basePath).segments.isEmpty ? transport : transport.stripping(basePath: basePath)
-        return TinyAPIClient(transport: mock, decoder: decoder, encoder: encoder)
+    /// The live client over this mock, taking the path of `baseURL` off request paths.
+    private func client(for baseURL: String = "") -> TinyAPIClient {
+        let basePath = URLComponents(string: baseURL)?.percentEncodedPath ?? ""
+        return TinyAPIClient(transport: transport.stripping(basePath: basePath), decoder: decoder, encoder: encoder)
     }
 }

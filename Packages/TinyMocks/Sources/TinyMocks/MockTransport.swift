@@ -39,9 +39,7 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// What delays are waited on.
     let clock: any Clock<Duration>
     /// The leading path segments taken off request paths before matching routes and naming files.
-    let basePath: String
-
-    private let baseSegments: [String]
+    let basePath: [String]
     private let state: Locked<State>
 
     struct State: Sendable {
@@ -51,20 +49,17 @@ public final class MockTransport: HTTPTransport, Sendable {
 
     struct Route: Sendable {
         let method: HTTPMethod
-        let path: RequestPath
+        /// The decoded path segments.
+        let path: [String]
         let query: [String: String]
         let delay: Duration?
         let responses: [MockResponse]
         var calls = 0
 
-        func matches(_ method: HTTPMethod, _ path: RequestPath, _ items: [URLQueryItem]) -> Bool {
-            method == self.method && path == self.path
-                && query.allSatisfy { name, value in items.contains { $0.name == name && $0.value == value } }
-        }
-
+        /// The route as `"GET /users"` or `"GET /search?q=swift"`.
         var label: String {
             let query = query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-            return "\(method) \(path.description)" + (query.isEmpty ? "" : "?" + query)
+            return "\(method) /\(path.joined(separator: "/"))" + (query.isEmpty ? "" : "?" + query)
         }
     }
 
@@ -72,7 +67,7 @@ public final class MockTransport: HTTPTransport, Sendable {
     ///
     /// - Parameters:
     ///   - files: Where to read mock files from (``MockFiles/bundle(_:subdirectory:)``,
-    ///     ``MockFiles/init(directory:)``, ``MockFiles/main``); `nil` (the default) to answer from routes only.
+    ///     ``MockFiles/init(directory:)``, `MockFiles.bundle(.main)`); `nil` (the default) to answer from routes only.
     ///   - basePath: Leading path segments to take off request paths, for example `"/api/v4"`.
     ///   - delay: The delay before every answer; none by default. For demos, 800 ms looks like a network; for
     ///     SwiftUI previews, 200 ms shows a loading state.
@@ -81,23 +76,32 @@ public final class MockTransport: HTTPTransport, Sendable {
         files: MockFiles? = nil, basePath: String = "", delay: Duration = .zero,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
-        self.init(files: files, basePath: basePath, delay: delay, clock: clock, state: Locked(State()))
+        self.init(
+            files: files, basePath: Self.segments(of: basePath), delay: delay, clock: clock, state: Locked(State()))
     }
 
     private init(
-        files: MockFiles?, basePath: String, delay: Duration, clock: any Clock<Duration>, state: Locked<State>
+        files: MockFiles?, basePath: [String], delay: Duration, clock: any Clock<Duration>, state: Locked<State>
     ) {
         self.files = files
         self.basePath = basePath
-        self.baseSegments = RequestPath(pattern: basePath).segments
         self.delay = delay
         self.clock = clock
         self.state = state
     }
 
     /// A view of this mock that takes `basePath` off request paths; it shares this mock's routes and recording.
+    /// This mock itself when `basePath` has no segments.
     func stripping(basePath: String) -> MockTransport {
-        MockTransport(files: files, basePath: basePath, delay: delay, clock: clock, state: state)
+        let segments = Self.segments(of: basePath)
+        guard !segments.isEmpty else { return self }
+        return MockTransport(files: files, basePath: segments, delay: delay, clock: clock, state: state)
+    }
+
+    /// The decoded segments of a route's or base path's path, written as in a URL (`"/users/1"`, `"api/v4"`); as
+    /// written when it is not valid percent-encoding.
+    private static func segments(of pattern: String) -> [String] {
+        (try? MockFiles.segments(ofPercentEncoded: pattern)) ?? pattern.split(separator: "/").map(String.init)
     }
 
     /// Makes requests matching `method`, `path` and `query` answer `response`, then `more` on successive calls;
@@ -122,8 +126,7 @@ public final class MockTransport: HTTPTransport, Sendable {
         _ response: MockResponse, _ more: MockResponse...
     ) {
         let route = Route(
-            method: method, path: RequestPath(pattern: path), query: query, delay: delay,
-            responses: [response] + more)
+            method: method, path: Self.segments(of: path), query: query, delay: delay, responses: [response] + more)
         state.withLock { $0.routes.append(route) }
     }
 
@@ -145,29 +148,46 @@ public final class MockTransport: HTTPTransport, Sendable {
             try request.validate()
             guard let url = request.url else { throw HTTPTransportError(.invalidRequest, request: request) }
             let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-            let path = try RequestPath(url: url, basePath: baseSegments)
-            let query = URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems ?? []
-            let (routeResponse, routeDelay) = nextRouteAnswer(method: method, path: path, query: query)
-            let response = try routeResponse ?? fileResponse(method: method, path: path)
-            let wait = routeDelay ?? delay
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+            var path = try MockFiles.segments(ofPercentEncoded: components?.percentEncodedPath ?? url.path)
+            if path.starts(with: basePath) { path.removeFirst(basePath.count) }
+            let route = nextRouteAnswer(method: method, path: path, query: components?.queryItems ?? [])
+            let response = try route?.response ?? fileResponse(method: method, path: path)
+            let wait = route?.delay ?? delay
             if wait > .zero { try await clock.sleep(for: wait) }
             try Task.checkCancellation()
-            return try Self.answer(response, to: request, url: url)
+            switch response {
+            case .failure(let error):
+                throw error
+            case .status(let status, let headers, let body):
+                let http = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+                guard let http else {
+                    throw HTTPTransportError(
+                        .other, request: request, message: "cannot make a response with status \(status)")
+                }
+                return (body, http)
+            }
         } catch {
-            throw Self.transportError(error, request: request)
+            // As a live transport throws it (`URLSessionTransport`'s mapping), an unsafe path as `invalidRequest`.
+            if case .unsafePath = error as? MockError {
+                throw HTTPTransportError(.invalidRequest, request: request, underlyingError: error)
+            }
+            throw HTTPTransportError(mapping: error, request: request)
         }
     }
 
-    /// The answer of the best matching route, advancing its sequence, and its delay.
+    /// The answer of the best matching route, advancing its sequence, and its delay; `nil` when no route matches.
     private func nextRouteAnswer(
-        method: HTTPMethod, path: RequestPath, query: [URLQueryItem]
-    ) -> (MockResponse?, Duration?) {
+        method: HTTPMethod, path: [String], query: [URLQueryItem]
+    ) -> (response: MockResponse, delay: Duration?)? {
         state.withLock { state in
-            let matching = state.routes.indices.filter { state.routes[$0].matches(method, path, query) }
-            // The route naming the most query items; among those, the one registered last.
-            guard
-                let best = matching.max(by: { (state.routes[$0].query.count, $0) < (state.routes[$1].query.count, $1) })
-            else { return (nil, nil) }
+            // The matching route naming the most query items; among those, the one registered last.
+            let best = state.routes.indices.filter { index in
+                let route = state.routes[index]
+                return route.method == method && route.path == path
+                    && route.query.allSatisfy { name, value in query.contains { $0.name == name && $0.value == value } }
+            }.max { (state.routes[$0].query.count, $0) < (state.routes[$1].query.count, $1) }
+            guard let best else { return nil }
             let route = state.routes[best]
             state.routes[best].calls += 1
             return (route.responses[min(route.calls, route.responses.count - 1)], route.delay)
@@ -175,50 +195,19 @@ public final class MockTransport: HTTPTransport, Sendable {
     }
 
     /// The mock file's contents as a 200 response.
-    private func fileResponse(method: HTTPMethod, path: RequestPath) throws -> MockResponse {
-        // `routes` (a locked, sorted listing) is read only for the error message, never on the answered path.
-        guard let files else {
-            throw MockError.noMock(method: method, path: path.description, lookedFor: nil, in: nil, routes: routes)
-        }
-        let name = try MockFiles.fileName(for: method, segments: path.segments, path: path.description)
-        guard let file = try files.url(ofFileNamed: name, path: path.description),
-            FileManager.default.fileExists(atPath: file.path)
-        else {
+    private func fileResponse(method: HTTPMethod, path segments: [String]) throws -> MockResponse {
+        let path = "/" + segments.joined(separator: "/")
+        // `name` is `nil` when the mock has no files. `routes` (a locked, sorted listing) is read only for the
+        // error message, never on the answered path.
+        let name = try files.map { _ in try MockFiles.fileName(for: method, segments: segments, path: path) }
+        guard let files, let name, let file = try files.url(ofFileNamed: name, path: path) else {
             throw MockError.noMock(
-                method: method, path: path.description, lookedFor: name, in: files.directory.path, routes: routes)
+                method: method, path: path, lookedFor: name, in: files?.directory.path, routes: routes)
         }
         do {
-            return MockResponse(
-                status: 200, headers: ["Content-Type": "application/json"], body: try Data(contentsOf: file))
+            return .content(try Data(contentsOf: file), type: "application/json")
         } catch {
             throw MockError.unreadableFile(path: file.path, reason: "\(error)")
         }
-    }
-
-    /// The response or failure that `response` describes.
-    private static func answer(_ response: MockResponse, to request: URLRequest, url: URL) throws -> (
-        Data, HTTPURLResponse
-    ) {
-        switch response.outcome {
-        case .failure(let error):
-            throw error
-        case .response(let status, let headers, let body):
-            guard
-                let http = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-            else {
-                throw HTTPTransportError(
-                    .other, request: request, message: "cannot make a response with status \(status)")
-            }
-            return (body, http)
-        }
-    }
-
-    /// `error` as the `HTTPTransportError` a live transport would throw (`URLSessionTransport`'s mapping), an
-    /// unsafe path as `invalidRequest`.
-    static func transportError(_ error: any Error, request: URLRequest) -> HTTPTransportError {
-        if case .unsafePath = error as? MockError {
-            return HTTPTransportError(.invalidRequest, request: request, underlyingError: error)
-        }
-        return HTTPTransportError(mapping: error, request: request)
     }
 }

@@ -128,7 +128,7 @@ import TinyHTTPTransport
     }
 
     @Test func theMainBundleIsTheAppDefault() {
-        #expect(MockFiles.main.directory == MockFiles.bundle(.main).directory)
+        #expect(MockTinyAPIClient().transport.files?.directory == MockFiles.bundle(.main).directory)
         #expect(fixtures.directory.lastPathComponent == "Fixtures")
     }
 }

@@ -34,7 +34,7 @@ import TinyHTTPTransport
 
     @Test func anExplicitContentTypeWins() throws {
         let response = MockResponse.json("{}", headers: ["content-type": "application/problem+json"])
-        guard case .response(_, let headers, _) = response.outcome else {
+        guard case .status(_, let headers, _) = response else {
             Issue.record("expected a response")
             return
         }

@@ -146,7 +146,7 @@ extension UserEndpoint: TinyAPIEndpoint {
                 return
             }
             #expect(file == "mock_get_users.json")
-            #expect(directory == MockFiles.main.directory.path)
+            #expect(directory == MockFiles.bundle(.main).directory.path)
         }
     }
 

@@ -3,13 +3,13 @@ import Foundation
 /// Why a request failed: a message to show, and the typed error behind it when there is one.
 ///
 /// The message is what `Equatable` compares, so states holding failures stay easy to assert on in tests; the typed
-/// error stays reachable through ``underlyingError`` (or ``underlyingError(as:)``) for decisions a message cannot
+/// error stays reachable through ``underlyingError`` for decisions a message cannot
 /// support (retry, sign-in, alerts).
 ///
 /// ```swift
 /// let failure = RequestError(URLError(.notConnectedToInternet), message: "You are offline")
 /// failure.message                                  // "You are offline"
-/// failure.underlyingError(as: URLError.self)?.code // .notConnectedToInternet
+/// (failure.underlyingError as? URLError)?.code // .notConnectedToInternet
 /// ```
 public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// A human-readable description of the failure.
@@ -39,15 +39,6 @@ public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible, 
     /// Creates a failure from a string literal: `.failure("Network error")`.
     public init(stringLiteral value: String) {
         self.init(value)
-    }
-
-    /// The underlying error as a given type, or `nil` when there is none or it has another type.
-    ///
-    /// ```swift
-    /// if case .unauthorized = state.error?.underlyingError(as: APIError.self) { showSignIn() }
-    /// ```
-    public func underlyingError<E: Error>(as type: E.Type) -> E? {
-        underlyingError as? E
     }
 
     /// The message.

@@ -22,7 +22,7 @@ private enum APIError: Error {
 
         let result: Result<[User], APIError> = .failure(.offline)
         users = RequestState(result)
-        #expect(users.error?.underlyingError(as: APIError.self) != nil)
+        #expect((users.error?.underlyingError as? APIError) != nil)
 
         var list = Refreshable<[User]>()
         list.state = .success([User(name: "Ada")])

@@ -57,28 +57,28 @@ private enum APIError: Error, Equatable {
         #expect(success == .success(7))
         let failure = RequestState(Result<Int, APIError>.failure(.server(503)))
         let error = try #require(failure.error)
-        #expect(error.underlyingError(as: APIError.self) == .server(503))
+        #expect((error.underlyingError as? APIError) == .server(503))
         #expect(error.message == APIError.server(503).localizedDescription)
     }
 
     @Test func failureFromAnErrorKeepsIt() {
         let state = RequestState<Int>.failure(RequestError(APIError.unauthorized))
-        #expect(state.error?.underlyingError(as: APIError.self) == .unauthorized)
-        #expect(state.error?.underlyingError(as: URLError.self) == nil)
+        #expect((state.error?.underlyingError as? APIError) == .unauthorized)
+        #expect((state.error?.underlyingError as? URLError) == nil)
     }
 
     @Test func failureFromARequestErrorUsesTheCase() {
         let error = RequestError(APIError.unauthorized, message: "Sign in")
         let state = RequestState<Int>.failure(error)
         #expect(state.error?.message == "Sign in")
-        #expect(state.error?.underlyingError(as: APIError.self) == .unauthorized)
+        #expect((state.error?.underlyingError as? APIError) == .unauthorized)
     }
 
     @Test func initCatchingBuildsSuccessOrFailure() async {
         let success = await RequestState { 42 }
         #expect(success == .success(42))
         let failure = await RequestState<Int> { throw APIError.unauthorized }
-        #expect(failure.error?.underlyingError(as: APIError.self) == .unauthorized)
+        #expect((failure.error?.underlyingError as? APIError) == .unauthorized)
     }
 
     @Test func descriptionNamesTheCase() {
@@ -111,8 +111,8 @@ private enum APIError: Error, Equatable {
         let inner = RequestError(APIError.server(500), message: "Server down")
         let outer = RequestError(inner)
         #expect(outer.message == "Server down")
-        #expect(outer.underlyingError(as: APIError.self) == .server(500))
-        #expect(outer.underlyingError(as: RequestError.self) == nil)
+        #expect((outer.underlyingError as? APIError) == .server(500))
+        #expect((outer.underlyingError as? RequestError) == nil)
         #expect(RequestError(inner, message: "Try later").message == "Try later")
     }
 

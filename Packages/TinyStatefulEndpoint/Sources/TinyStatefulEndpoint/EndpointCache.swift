@@ -1,10 +1,5 @@
-import Foundation
 import TinyEndpoint
-@_spi(TinyKit) import TinyHTTPTransport
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import TinyHTTPTransport
 
 /// One endpoint's value shared by every caller, on any task and without the main actor: ``StatefulEndpoint``'s
 /// de-duplication, freshness and revalidation for servers, where many request handlers read the same upstream API.

@@ -80,10 +80,7 @@ extension EndpointLoading {
             let result = await Result { @Sendable in try await defaults.transport.load(endpoint) }
             indicator?.stopActivity()
             guard !Task.isCancelled else { return }
-            switch result {
-            case .success(let value): onSuccess(value)
-            case .failure(let error): onError(error)
-            }
+            do { onSuccess(try result.get()) } catch { onError(error) }
         }
     }
 
@@ -101,28 +98,9 @@ extension EndpointLoading {
         endpoint: StatefulEndpoint<A>, activityIndicator: (any ActivityIndicator)? = nil,
         onError: (@MainActor (any Error) -> Void)? = nil, onSuccess: @escaping @MainActor (A) -> Void
     ) -> ObservationToken {
-        let defaults = endpointLoadingDefaults
-        let indicator = activityIndicator ?? defaults.activityIndicator(self)
-        let onError = onError ?? { [weak self] error in if let self { defaults.errorHandler(self, error) } }
-        var isShowingActivity = false
-        func showActivity(_ show: Bool) {
-            guard show != isShowingActivity else { return }
-            isShowingActivity = show
-            if show { indicator?.startActivity() } else { indicator?.stopActivity() }
+        observe(endpoint: endpoint, activityIndicator: activityIndicator, onError: onError) { _, value in
+            onSuccess(value)
         }
-        let observation = endpoint.observe(owner: self) { state in
-            showActivity(state.isLoading)
-            switch state {
-            case .idle, .loading: break
-            case .success(let value): onSuccess(value)
-            case .failure(let error): onError(error.underlyingError ?? error)
-            }
-        }
-        observation.end = { [end = observation.end] in
-            end?()
-            showActivity(false)
-        }
-        return observation
     }
 
     /// Like the overload whose `onSuccess` takes only the value, but hands `self` to `onSuccess`, so the closure
@@ -137,8 +115,24 @@ extension EndpointLoading {
         endpoint: StatefulEndpoint<A>, activityIndicator: (any ActivityIndicator)? = nil,
         onError: (@MainActor (any Error) -> Void)? = nil, onSuccess: @escaping @MainActor (Self, A) -> Void
     ) -> ObservationToken {
-        observe(endpoint: endpoint, activityIndicator: activityIndicator, onError: onError) { [weak self] value in
-            if let self { onSuccess(self, value) }
+        let defaults = endpointLoadingDefaults
+        let indicator = activityIndicator ?? defaults.activityIndicator(self)
+        var isShowingActivity = false
+        func showActivity(_ show: Bool) {
+            guard show != isShowingActivity else { return }
+            isShowingActivity = show
+            if show { indicator?.startActivity() } else { indicator?.stopActivity() }
         }
+        let observation = endpoint.observe(owner: self) { controller, state in
+            showActivity(state.isLoading)
+            if let value = state.value { onSuccess(controller, value) }
+            guard let error = state.error.map({ $0.underlyingError ?? $0 }) else { return }
+            if let onError { onError(error) } else { defaults.errorHandler(controller, error) }
+        }
+        observation.end = { [end = observation.end] in
+            end?()
+            showActivity(false)
+        }
+        return observation
     }
 }

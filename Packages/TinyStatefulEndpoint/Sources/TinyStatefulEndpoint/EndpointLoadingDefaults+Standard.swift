@@ -2,6 +2,29 @@ import TinyHTTPTransport
 
 #if canImport(UIKit) && !os(watchOS)
     import UIKit
+
+    /// A spinner centred over a view while a load runs: the standard activity indicator.
+    @MainActor
+    private final class OverlayActivityIndicator: ActivityIndicator {
+        private weak var view: UIView?
+        private let spinner = UIActivityIndicatorView(style: .large)
+
+        init(view: UIView) { self.view = view }
+
+        /// Adds the spinner to the middle of the view and starts it.
+        func startActivity() {
+            guard spinner.superview == nil, let view else { return }
+            spinner.center = CGPoint(x: view.bounds.midX, y: view.bounds.midY)
+            spinner.autoresizingMask = [
+                .flexibleTopMargin, .flexibleBottomMargin, .flexibleLeftMargin, .flexibleRightMargin,
+            ]
+            view.addSubview(spinner)
+            spinner.startAnimating()
+        }
+
+        /// Stops and removes the spinner.
+        func stopActivity() { spinner.removeFromSuperview() }
+    }
 #endif
 
 extension EndpointLoadingDefaults {
@@ -10,9 +33,7 @@ extension EndpointLoadingDefaults {
     public static var standard: EndpointLoadingDefaults {
         var defaults = EndpointLoadingDefaults(transport: URLSessionTransport.shared)
         #if canImport(UIKit) && !os(watchOS)
-            defaults.activityIndicator = { controller in
-                (controller as? UIViewController).map { OverlayActivityIndicator(view: $0.view) }
-            }
+            defaults.activityIndicator = { ($0 as? UIViewController).map { OverlayActivityIndicator(view: $0.view) } }
             defaults.errorHandler = { controller, error in
                 let alert = UIAlertController(title: nil, message: error.localizedDescription, preferredStyle: .alert)
                 alert.addAction(UIAlertAction(title: "OK", style: .default))
@@ -22,34 +43,3 @@ extension EndpointLoadingDefaults {
         return defaults
     }
 }
-
-#if canImport(UIKit) && !os(watchOS)
-    /// A spinner centred over a view while a load runs.
-    @MainActor
-    public final class OverlayActivityIndicator: ActivityIndicator {
-        private weak var view: UIView?
-        private var spinner: UIActivityIndicatorView?
-
-        /// Creates an indicator for `view`.
-        public init(view: UIView) { self.view = view }
-
-        /// Adds the spinner to the middle of the view and starts it.
-        public func startActivity() {
-            guard spinner == nil, let view else { return }
-            let spinner = UIActivityIndicatorView(style: .large)
-            spinner.center = CGPoint(x: view.bounds.midX, y: view.bounds.midY)
-            spinner.autoresizingMask = [
-                .flexibleTopMargin, .flexibleBottomMargin, .flexibleLeftMargin, .flexibleRightMargin,
-            ]
-            view.addSubview(spinner)
-            spinner.startAnimating()
-            self.spinner = spinner
-        }
-
-        /// Stops and removes the spinner.
-        public func stopActivity() {
-            spinner?.removeFromSuperview()
-            spinner = nil
-        }
-    }
-#endif

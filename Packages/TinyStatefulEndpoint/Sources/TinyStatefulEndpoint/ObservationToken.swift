@@ -8,8 +8,5 @@
 
     /// Ends the observation now: its closure is never called again, and the endpoint releases it at the next state
     /// change. Calling it again does nothing.
-    public func cancel() {
-        end?()
-        end = nil
-    }
+    public func cancel() { end.take()?() }
 }

@@ -73,7 +73,7 @@ extension StatefulEndpoint {
         observer.call = call
         token.end = { observer.owner = nil }  // strong: retaining a weakly referenced object takes a slow path
         observers.append(observer)
-        call(owner ?? token, current.state)
+        call(owner ?? token, current)
         if loading { loadIfNeeded() }
         return token
     }

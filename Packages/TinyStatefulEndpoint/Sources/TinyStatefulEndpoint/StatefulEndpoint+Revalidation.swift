@@ -12,12 +12,11 @@ struct Kept<A: Sendable>: Sendable {
     var value: A
     /// The response of the last `200`.
     var response: HTTPURLResponse
-    /// When it was loaded or last revalidated, on its owner's `stopwatch`; `nil` for a stored one, which is stale.
-    var loadedAt: Duration? = nil
-    /// How long it stays fresh after `loadedAt`: the owner's maximum age, else what the server said; `nil`: forever.
-    var lifetime: Duration? = nil
+    /// When it goes stale, on its owner's `stopwatch`: its freshness lifetime (the owner's maximum age, else what
+    /// the server said) after it was loaded or last revalidated; `nil`: never; `.zero` (at once) for a stored one.
+    var staleAt: Duration? = .zero
 
-    func isFresh(now: Duration) -> Bool { loadedAt.map { at in lifetime.map { now - at < $0 } ?? true } ?? false }
+    func isFresh(now: Duration) -> Bool { staleAt.map { now < $0 } ?? true }
 }
 
 /// The time elapsed on `clock` since this call, each time the result is called.
@@ -28,6 +27,12 @@ func stopwatch(_ clock: some Clock<Duration>) -> @Sendable () -> Duration {
 
 /// The load of `StatefulEndpoint` and `EndpointCache`: conditional requests, and freshness from the response.
 extension Endpoint where A: Sendable {
+    /// The response `store` kept for this endpoint's request, decoded with its parse function: stale, to be
+    /// revalidated by the next load.
+    func restore(from store: any ResponseStore) async -> Kept<A>? {
+        await store.restore(for: request) { Kept(value: try parse($0, $1).get(), response: $1) }
+    }
+
     /// Loads `endpoint`, off the main actor. With a `kept` value, the request asks whether it changed (its
     /// `ETag` as `If-None-Match`, its `Last-Modified` as `If-Modified-Since`), and a `304` keeps it undecoded.
     /// Returns what to keep, fresh for `maximumAge` (else as the response says) from `now()`, and the new body
@@ -45,17 +50,15 @@ extension Endpoint where A: Sendable {
             request.cachePolicy = .reloadIgnoringLocalCacheData
         }
         let (body, response) = try await transport.send(request)
+        let lifetime = maximumAge ?? response.freshnessLifetime
         if var kept, response.statusCode == 304 {
             // A 304 that says nothing of freshness leaves it to the response it confirms.
-            kept.lifetime = maximumAge ?? response.freshnessLifetime ?? kept.response.freshnessLifetime
-            kept.loadedAt = now()
+            kept.staleAt = (lifetime ?? kept.response.freshnessLifetime).map { now() + $0 }
             return (kept, nil)
         }
         try validateStatus(response: response, body: body, request: request, expectedStatusCode: expectedStatusCode)
-        let lifetime = maximumAge ?? response.freshnessLifetime
-        return (
-            Kept(value: try parse(body, response).get(), response: response, loadedAt: now(), lifetime: lifetime), body
-        )
+        let value = try parse(body, response).get()
+        return (Kept(value: value, response: response, staleAt: lifetime.map { now() + $0 }), body)
     }
 }
 
@@ -71,7 +74,6 @@ extension HTTPURLResponse {
             let age = value(forHTTPHeaderField: "Age").flatMap { Int64($0) } ?? 0
             return .seconds(max(maxAge - age, 0))
         }
-        guard value(forHTTPHeaderField: "Expires") != nil else { return nil }
-        return duration(untilDateIn: "Expires") ?? .zero
+        return value(forHTTPHeaderField: "Expires").map { _ in duration(untilDateIn: "Expires") ?? .zero }
     }
 }

@@ -1,12 +1,7 @@
-import Foundation
 import Observation
 import TinyEndpoint
 @_spi(TinyKit) import TinyHTTPTransport
 import TinyRequestState
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// One endpoint shared by many observers: it holds the `RequestState` of an `Endpoint<A>` and hands every change
 /// to all of its observers, in order.
@@ -57,12 +52,13 @@ import TinyRequestState
     nonisolated let unobservedLoadGracePeriod: Duration?
     /// Reads the stored response, if there is a store, until ``clear()``.
     private var restored: Task<Kept<A>?, Never>?
-    private(set) var current = Refreshable<A>()
-    /// The value of the last success, with its response and freshness.
+    /// The current state.
+    private(set) var current = RequestState<A>.idle
+    /// The last good value, with its response and freshness: what ``value`` returns, and what the next load
+    /// revalidates.
     private var kept: Kept<A>?
+    /// The load in flight (its state may be a stored value's success meanwhile); `nil` when none is.
     private(set) var task: Task<Void, Never>?
-    /// Whether `task` is loading (its state may be a stored value's success meanwhile).
-    private var inFlight = false
     private let registrar = ObservationRegistrar()
     /// `\.state`, made once: making a key path into a generic class costs microseconds.
     private lazy var stateKeyPath = \StatefulEndpoint.state
@@ -103,13 +99,7 @@ import TinyRequestState
         self.unobservedLoadGracePeriod = cancelsUnobservedLoadAfter
         self.clock = clock
         self.elapsed = stopwatch(clock)
-        let restored = store.map { store in
-            Task {
-                await store.restore(for: endpoint.request) {
-                    Kept(value: try endpoint.parse($0, $1).get(), response: $1)
-                }
-            }
-        }
+        let restored = store.map { store in Task { await endpoint.restore(from: store) } }
         self.restored = restored
         if let restored { Task { @MainActor [weak self] in await restored.value.map { self?.offer($0) } } }
     }
@@ -117,26 +107,26 @@ import TinyRequestState
     /// The current state.
     public var state: RequestState<A> {
         registrar.access(self, keyPath: stateKeyPath)
-        return current.state
+        return current
     }
 
     /// The value of the latest success, kept while a reload runs and after it fails; `nil` before the first success
     /// and after ``clear()``.
     public var value: A? {
         registrar.access(self, keyPath: stateKeyPath)
-        return current.value
+        return kept?.value
     }
 
     /// Loads unless there is a usable state: does nothing while a load is in flight (the caller joins it) or while
     /// a loaded value is fresh; loads when idle, after a failure, or when the value is older than ``maximumAge``.
     public func loadIfNeeded() {
-        if !inFlight, !(current.state.isSuccess && kept?.isFresh(now: elapsed()) == true) { load() }
+        if task == nil, !(current.isSuccess && kept?.isFresh(now: elapsed()) == true) { load() }
     }
 
     /// Starts a new load, cancelling the one in flight. Observers see `.loading` (once, even if a load was already
     /// in flight) and then the result of this load only.
     public func load() {
-        task?.cancel()
+        self.task?.cancel()
         let known = kept
         let task = Task { [weak self, endpoint, transport, restored, store, maximumAge, elapsed] in
             let stored = known == nil ? await restored?.value : nil
@@ -149,56 +139,48 @@ import TinyRequestState
             if case .success(let (fetched, body)) = result {
                 if let body {
                     await store?.save(body, fetched.response, for: endpoint.request)  // stored before it is seen
-                    guard !Task.isCancelled else { return }  // `inFlight` belongs to the load that cancelled this
+                    guard !Task.isCancelled else { return }  // `task` belongs to the load that cancelled this
                 }
-                (inFlight, kept) = (false, fetched)
-                publish(.success(fetched.value))
-            } else if case .failure(let error) = result {
-                inFlight = false
-                publish(.failure(RequestError(error)))
+                kept = fetched
             }
+            self.task = nil
+            publish(RequestState(result.map { $0.kept.value }))
         }
         self.task = task
-        inFlight = true
         publish(.loading)
-        if let grace = unobservedLoadGracePeriod { cancel(task, whenUnobservedFor: grace) }
+        guard let grace = unobservedLoadGracePeriod else { return }
+        // Checks every `grace` while this load runs, and cancels it once observers were there and none is left.
+        Task { [weak self, clock] in
+            while (try? await clock.sleep(for: grace)) != nil, let self, self.task == task {
+                guard !observers.isEmpty, observers.allSatisfy({ $0.owner == nil }) else { continue }
+                task.cancel()
+                self.task = nil
+                publish(kept.map { .success($0.value) } ?? .idle)
+            }
+        }
     }
 
     /// Cancels the load in flight, forgets the last value and goes back to `.idle`. A stored value is not offered
     /// again by this instance (the store keeps it).
     public func clear() {
         task?.cancel()
-        (kept, inFlight, restored) = (nil, false, nil)
+        (kept, task, restored) = (nil, nil, nil)
         publish(.idle)
     }
 
     /// Shows a stored value, unless a load has answered or ``clear()`` was called: a stale success, revalidated by
     /// the next load.
     private func offer(_ stored: Kept<A>) {
-        guard current.value == nil, restored != nil else { return }
+        guard kept == nil, restored != nil else { return }
         kept = stored
         publish(.success(stored.value))
-    }
-
-    /// Checks every `grace` while `load` runs, and cancels it once observers were there and none is left.
-    private func cancel(_ load: Task<Void, Never>, whenUnobservedFor grace: Duration) {
-        Task { [weak self, clock] in
-            while (try? await clock.sleep(for: grace)) != nil, let self, task == load, inFlight {
-                guard !observers.isEmpty, observers.allSatisfy({ $0.owner == nil }) else { continue }
-                load.cancel()
-                inFlight = false
-                publish(current.value.map { .success($0) } ?? .idle)
-            }
-        }
     }
 
     /// Sets the state and calls every observer with it, unless it is a repeated `.idle` or `.loading`. A state set
     /// while observers are being called is delivered after the current one.
     private func publish(_ state: RequestState<A>) {
-        guard !(state.isIdle && current.state.isIdle), !(state.isLoading && current.state.isLoading) else { return }
-        registrar.withMutation(of: self, keyPath: stateKeyPath) {
-            if state.isIdle { current.reset() } else { current.state = state }
-        }
+        guard !(state.isIdle && current.isIdle), !(state.isLoading && current.isLoading) else { return }
+        registrar.withMutation(of: self, keyPath: stateKeyPath) { current = state }
         deliveries.append((state, observers.count))
         guard deliveries.count == 1 else { return }  // a delivery is under way: it delivers this state next
         var ended = false

@@ -20,7 +20,7 @@ public struct Effect<Action: Sendable>: Sendable {
     /// without generic metadata lookups, which would cost every `send` tens of nanoseconds.
     let work: EffectWork?
 
-    /// No work: ``Store/send(_:)`` starts no task.
+    /// No work: ``Store/send(_:catch:)`` starts no task.
     public static var none: Self { Self(work: nil) }
 
     /// Runs `operation` off the main actor and sends back the action it returns, if any.

@@ -18,8 +18,8 @@
 ///
 /// Write the effect in one of two shapes:
 /// - tinyTCA's: `static func effect(for:state:) async throws -> Action?`, run off the main actor after every action
-///   (the default returns `nil`). Simple, but every ``Store/send(_:)`` then starts a task, since the store cannot
-///   know beforehand that it will return `nil`.
+///   (the default returns `nil`). Simple, but every ``Store/send(_:catch:)`` then starts a task, since the store
+///   cannot know beforehand that it will return `nil`.
 /// - TCA's: `static func effect(for:state:) -> Effect<Action>`, decided synchronously on the main actor right after
 ///   the reducer: `.none` (no task at all), `.run { … }`, `.cancellable(id:)`, `.cancel(id:)`. See ``Effect``.
 ///
@@ -45,8 +45,8 @@ public protocol Feature: Sendable {
     static func effect(for action: Action, state: State) async throws -> Action?
 
     /// The effect an action starts, decided on the main actor right after the reducer accepted it, given the new
-    /// state. Return `.none` for actions without work: ``Store/send(_:)`` then starts no task. The default runs the
-    /// `async` `effect(for:state:)` for every action.
+    /// state. Return `.none` for actions without work: ``Store/send(_:catch:)`` then starts no task. The default runs
+    /// the `async` `effect(for:state:)` for every action.
     static func effect(for action: Action, state: State) -> Effect<Action>
 }
 

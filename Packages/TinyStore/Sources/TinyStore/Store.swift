@@ -12,10 +12,10 @@ import Observation
 /// The store is `Observable`: SwiftUI views (and `withObservationTracking`) that read ``state`` update when it
 /// changes. Code without SwiftUI can ``observe(_:)`` it with a callback or iterate ``states``.
 ///
-/// Each ``send(_:)`` runs the reducer at once, then asks the feature for the action's ``Effect``: `.none` costs no
-/// task; other work runs off the main actor, and the action it returns is sent back on the main actor (and its effect
-/// runs in turn). The returned ``StoreTask`` waits for or cancels that chain. When the store is released, its running
-/// effects are cancelled.
+/// Each ``send(_:catch:)`` runs the reducer at once, then asks the feature for the action's ``Effect``: `.none` costs
+/// no task; other work runs off the main actor, and the action it returns is sent back on the main actor (and its
+/// effect runs in turn). The returned ``StoreTask`` waits for or cancels that chain. When the store is released, its
+/// running effects are cancelled.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
 public final class Store<F: Feature>: Observable {
@@ -42,14 +42,13 @@ public final class Store<F: Feature>: Observable {
         action: F.Action, origin: (any Sendable)?, id: (any Hashable & Sendable)?, serial: Int, task: Task<Void, Never>
     )
 
-    private(set) var current: F.State
-    var observers: [WeakObserver] = [] { didSet { hasObservers = !observers.isEmpty } }
+    private var current: F.State
+    private var observers: [WeakObserver] = [] { didSet { hasObservers = !observers.isEmpty } }
     /// `!observers.isEmpty`, without the generic metadata lookups that cost tens of nanoseconds in every `send`.
     private var hasObservers = false
     /// Where Observation sees `state` change. Not generic, so registering an access or a change costs what it costs
     /// in a plain `@Observable` class: no key path into a generic class (microseconds to make), no generic lookups.
     private let changes = Changes()
-    private var nextSerial = 0
 
     /// Creates a store starting from `initialState` (by default the feature's ``Feature/initialState``).
     ///
@@ -73,25 +72,21 @@ public final class Store<F: Feature>: Observable {
     /// Applies `action` with the reducer, then starts its effect.
     ///
     /// If the reducer throws, the state stays as it was, the error goes to ``onError`` and no effect starts. An error
-    /// the effect throws goes to ``onError`` too; use ``send(_:catch:)`` to turn it into an action instead.
-    ///
-    /// - Returns: A handle to await or cancel the effect and those of the actions it sends back.
-    @discardableResult
-    public func send(_ action: F.Action) -> StoreTask { dispatch(action, catch: nil) }
-
-    /// Applies `action` like ``send(_:)``, and turns an error its effect throws into the action `handler` returns.
+    /// the effect throws goes to ``onError`` too, unless `handler` turns it into an action to send back:
     ///
     /// ```swift
     /// store.send(.load) { error in .loadFailed(error.localizedDescription) }
     /// ```
     ///
     /// The handler covers this action's effect only; cancellation is not an error and is not passed to it.
+    ///
+    /// - Parameters:
+    ///   - action: The action to apply.
+    ///   - handler: Turns an error the effect throws into the action to send back; by default the error goes to
+    ///     ``onError``.
+    /// - Returns: A handle to await or cancel the effect and those of the actions it sends back.
     @discardableResult
-    public func send(_ action: F.Action, catch handler: @escaping @Sendable (any Error) -> F.Action) -> StoreTask {
-        dispatch(action, catch: handler)
-    }
-
-    private func dispatch(_ action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?) -> StoreTask {
+    public func send(_ action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)? = nil) -> StoreTask {
         var newState = current
         do { try F.reducer(state: &newState, action: action) } catch {
             return report(error, of: action, origin: .reducer)
@@ -99,10 +94,10 @@ public final class Store<F: Feature>: Observable {
         current = newState
         changes.changed()  // after the change: observers told of it read the new state
         if hasObservers {
-            observers.removeAll { $0.callback == nil }
-            for observer in observers { observer.callback?.onChange(newState) }
+            observers.removeAll { $0.callback?.onChange == nil }
+            for observer in observers { observer.callback?.onChange?(newState) }
         }
-        guard let work = F.effect(for: action, state: newState).work else { return StoreTask(nil) }  // `.none`
+        guard let work = F.effect(for: action, state: newState).work else { return StoreTask(task: nil) }  // `.none`
         return start(work, of: action, catch: handler)
     }
 
@@ -110,26 +105,24 @@ public final class Store<F: Feature>: Observable {
     @inline(never)
     private func report(_ error: any Error, of action: F.Action, origin: StoreError<F.Action>.Origin) -> StoreTask {
         onError(StoreError(action: action, origin: origin, error: error))
-        return StoreTask(nil)
+        return StoreTask(task: nil)
     }
 
     private func start(
         _ effect: EffectWork, of action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?
     ) -> StoreTask {
-        if let id = effect.id.map({ AnyHashable($0) }) {
-            for running in effects where running.id.map({ AnyHashable($0) }) == id { running.task.cancel() }
-        }
-        guard let operation = effect.operation else { return StoreTask(nil) }
-        let (serial, origin) = (nextSerial, self.origin)
-        nextSerial += 1
-        let task = Task { [weak self] in
+        let id = effect.id.map { AnyHashable($0) }
+        for running in effects where id != nil && running.id.map({ AnyHashable($0) }) == id { running.task.cancel() }
+        guard let operation = effect.operation else { return StoreTask(task: nil) }
+        let serial = (effects.last?.serial ?? 0) + 1  // unique among the running effects, which are in serial order
+        let task = Task { [weak self, origin = self.origin] in
             let result: Result<F.Action?, any Error>
             do { result = .success(try await operation() as? F.Action) } catch { result = .failure(error) }
             let followUp = self?.end(serial, with: result, of: action, origin: origin, catch: handler)
             await followUp?.finish()  // without holding the store
         }
         effects.append((action, origin, effect.id, serial, task))
-        return StoreTask(task)
+        return StoreTask(task: task)
     }
 
     /// Ends an effect: sends back the action it returned, or the `catch` handler's action for its error (an error
@@ -147,10 +140,61 @@ public final class Store<F: Feature>: Observable {
         case .failure(let error) where handler != nil: next = handler?(error)
         case .failure(let error): _ = report(error, of: action, origin: .effect)
         }
-        let followUp = next.map { dispatch($0, catch: nil) }
-        onEffectEnd?(next.map { ($0, current) })
-        return followUp
+        defer { onEffectEnd?(next.map { ($0, current) }) }  // once the action sent back has changed the state
+        return next.map { send($0) }
     }
+
+    /// A registered callback: the ``StoreObservation`` returned for it, which the store holds weakly.
+    final class Observer: StoreObservation {
+        var onChange: (@MainActor (F.State) -> Void)?
+        nonisolated let onEnd: (@Sendable () -> Void)?
+
+        /// Registers `onChange` with `store` and calls it with the current state.
+        init(_ store: Store, onChange: @escaping @MainActor (F.State) -> Void, onEnd: (@Sendable () -> Void)? = nil) {
+            (self.onChange, self.onEnd) = (onChange, onEnd)
+            super.init()
+            store.observers.append(WeakObserver(callback: self))
+            onChange(store.current)
+        }
+
+        override func cancel() { onChange = nil }
+    }
+
+    struct WeakObserver { weak var callback: Observer? }
+
+    /// Calls `onChange` with the current state now, and again on the main actor after every action the reducer
+    /// accepts, until the returned observation is cancelled or released (see <doc:ObservationLifetime>).
+    ///
+    /// ```swift
+    /// let observation = store.observe { state in print(state.count) }
+    /// ```
+    ///
+    /// For code without SwiftUI: a command-line program, a UIKit controller, a test. Callbacks are called
+    /// synchronously, in the order they were registered.
+    public func observe(_ onChange: @escaping @MainActor (F.State) -> Void) -> StoreObservation {
+        Observer(self, onChange: onChange)
+    }
+
+    /// The current state, then the state after every action the reducer accepts; finishes when the store is
+    /// released. Each access makes a new sequence; states are buffered, so a slow reader misses none.
+    ///
+    /// ```swift
+    /// for await state in store.states where !state.isLoading { … }
+    /// ```
+    public var states: AsyncStream<F.State> {
+        let (stream, continuation) = AsyncStream<F.State>.makeStream()
+        let observation = Observer(self, onChange: { continuation.yield($0) }, onEnd: { continuation.finish() })
+        continuation.onTermination = { _ in Task { @MainActor in observation.cancel() } }
+        return stream
+    }
+}
+
+/// Keeps a ``Store/observe(_:)`` callback registered: the observation ends when this is cancelled or released,
+/// whichever comes first (see <doc:ObservationLifetime>).
+@MainActor
+public class StoreObservation {  // what the store returns is its `Observer`, which releases the callback
+    /// Ends the observation now: the callback is released and never called again. Calling it again does nothing.
+    public func cancel() {}
 }
 
 /// Where Observation sees a store's state change.

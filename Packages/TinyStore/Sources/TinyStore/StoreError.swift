@@ -17,7 +17,5 @@ public struct StoreError<Action: Sendable>: Error, CustomStringConvertible {
     public var error: any Error
 
     /// For example `The reducer threw for action increment: invalidTransition`.
-    public var description: String {
-        "The \(origin == .reducer ? "reducer" : "effect") threw for action \(action): \(error)"
-    }
+    public var description: String { "The \(origin) threw for action \(action): \(error)" }
 }

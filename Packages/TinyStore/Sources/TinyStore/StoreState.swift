@@ -42,7 +42,7 @@ public struct StoreState<State: Sendable>: Sendable {
     public func send<Action: Sendable>(_ action: Action) -> StoreTask {
         if let task = sendAction(action) { return task }
         FileHandle.standardError.write(Data("TinyStore: StoreState<\(State.self)> cannot send \(action)\n".utf8))
-        return StoreTask(nil)
+        return StoreTask(task: nil)
     }
 }
 

@@ -1,11 +1,9 @@
-/// The effects started by one ``Store/send(_:)``, including the effects of the actions they sent back.
+/// The effects started by one ``Store/send(_:catch:)``, including the effects of the actions they sent back.
 ///
 /// Await ``finish()`` to wait until all of them are done (a SwiftUI `.task` or `.refreshable` can await the load it
 /// started), or ``cancel()`` them. A cancelled effect sends no action back.
 public struct StoreTask: Hashable, Sendable {
     let task: Task<Void, Never>?
-
-    init(_ task: Task<Void, Never>?) { self.task = task }
 
     /// Cancels the effects (and those of the actions they sent back).
     public func cancel() { task?.cancel() }

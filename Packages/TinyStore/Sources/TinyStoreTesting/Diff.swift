@@ -5,22 +5,17 @@ func dumped(_ value: some Any) -> String {
     return output
 }
 
-/// A line diff of two texts: common lines start with two spaces, lines only in `expected` with `−`, lines only in
-/// `actual` with `+`.
-func lineDiff(expected: String, actual: String) -> String {
-    let old = expected.split(separator: "\n").map(String.init)
-    let new = actual.split(separator: "\n").map(String.init)
-    var (removed, inserted) = (Set<Int>(), Set<Int>())
-    for change in new.difference(from: old) {
-        switch change {
-        case .remove(let offset, _, _): removed.insert(offset)
-        case .insert(let offset, _, _): inserted.insert(offset)
-        }
-    }
+/// A line diff of the ``dumped(_:)`` outputs of two values: common lines start with two spaces, lines only in
+/// `expected` with `−`, lines only in `actual` with `+`.
+func lineDiff(expected: some Any, actual: some Any) -> String {
+    let (old, new) = (dumped(expected).split(separator: "\n"), dumped(actual).split(separator: "\n"))
+    let difference = new.difference(from: old)
+    let removed = Set(difference.compactMap { if case .remove(let offset, _, _) = $0 { offset } else { nil } })
+    let inserted = Set(difference.compactMap { if case .insert(let offset, _, _) = $0 { offset } else { nil } })
     var (lines, i, j) = (["(Expected: −, Actual: +)"], 0, 0)
     while i < old.count || j < new.count {  // removed lines first, then inserted ones, then a common one
         let (remove, insert) = (removed.contains(i), !removed.contains(i) && inserted.contains(j))
-        lines.append(remove ? "− " + old[i] : insert ? "+ " + new[j] : "  " + new[j])
+        lines.append(remove ? "− \(old[i])" : insert ? "+ \(new[j])" : "  \(new[j])")
         if !insert { i += 1 }
         if !remove { j += 1 }
     }

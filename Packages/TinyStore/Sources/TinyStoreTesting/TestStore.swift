@@ -1,11 +1,5 @@
 import TinyStore
 
-/// TCA's wording, reported at the line that sent the action.
-private let effectStillRunning = """
-    An effect returned for this action is still running. It must complete before the end of the test: \
-    end the test with await finish().
-    """
-
 /// A store for tests that asserts every state change and every action effects send back, like the Composable
 /// Architecture's `TestStore`.
 ///
@@ -72,8 +66,12 @@ public final class TestStore<F: Feature> where F.State: Equatable {
 
     deinit {
         let (running, received, site) = (running, received.map(\.action), site)
+        // TCA's wording, reported at the line that sent the action.
+        let stillRunning =
+            "An effect returned for this action is still running. It must complete before the end of "
+            + "the test: end the test with await finish()."
         for effect in running where !effect.task.isCancelled {
-            Self.report(effectStillRunning, [effect.action], at: effect.origin as? CallSite ?? site)
+            Self.report(stillRunning, [effect.action], at: effect.origin as? CallSite ?? site)
         }
         let message = "The test store was released with \(received.count) received action(s) not asserted:"
         if !received.isEmpty { Self.report(message, received, at: site) }
@@ -134,10 +132,9 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         assert update: ((inout F.State) throws -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async where F.Action: Equatable {
-        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        await receive(String(reflecting: expected), timeout: timeout, update, at: site) {
-            $0 == expected
-                ? nil : "Received an unexpected action:\n" + lineDiff(expected: dumped(expected), actual: dumped($0))
+        site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        await receive(String(reflecting: expected), timeout: timeout, update) {
+            $0 == expected ? nil : "Received an unexpected action:\n" + lineDiff(expected: expected, actual: $0)
         }
     }
 
@@ -163,8 +160,8 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         assert update: ((inout F.State) throws -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        await receive("an action matching the predicate", timeout: timeout, update, at: site) { action in
+        site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        await receive("an action matching the predicate", timeout: timeout, update) { action in
             isMatching(action) ? nil : "Received an action that does not match the predicate:\n" + dumped(action)
         }
     }
@@ -183,8 +180,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let timeout = timeout ?? self.timeout
-        if await !wait(timeout, until: { runningActions.isEmpty }) {
+        if let timeout = await wait(timeout, until: { runningActions.isEmpty }) {
             let message = "\(runningActions.count) effect(s) still running after \(timeout), started by:"
             Self.report(message, runningActions, at: site)
             for effect in store.effects { effect.task.cancel() }
@@ -201,12 +197,10 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     }
 
     private func receive(
-        _ description: String, timeout: Duration?, _ update: ((inout F.State) throws -> Void)?, at site: CallSite,
+        _ description: String, timeout: Duration?, _ update: ((inout F.State) throws -> Void)?,
         mismatch: (F.Action) -> String?
     ) async {
-        self.site = site
-        let timeout = timeout ?? self.timeout
-        guard await wait(timeout, until: { !received.isEmpty }) else {
+        if let timeout = await wait(timeout, until: { !received.isEmpty }) {
             let running = runningActions.isEmpty ? "" : " Effects still running, started by:"
             let message = "Expected to receive \(description), but no action arrived within \(timeout).\(running)"
             return Self.report(message, runningActions, at: site)
@@ -223,13 +217,14 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         do { try update?(&expected) } catch { return reportFailure("The assertion closure threw: \(error)", at: site) }
         guard expected != actual else { return }
         let summary = update == nil ? "changed, but no change was asserted" : "change does not match the expectation"
-        reportFailure(
-            "The state \(summary):\n" + lineDiff(expected: dumped(expected), actual: dumped(actual)), at: site)
+        reportFailure("The state \(summary):\n" + lineDiff(expected: expected, actual: actual), at: site)
     }
 
-    /// Waits until `condition` holds or `timeout` passes; returns whether it holds. No polling: the store wakes the
-    /// wait when an effect ends, and a timer when the time is up.
-    private func wait(_ timeout: Duration, until condition: () -> Bool) async -> Bool {
+    /// Waits until `condition` holds or `timeout` (by default the test store's) passes; returns the timeout if the
+    /// condition does not hold, `nil` if it does. No polling: the store wakes the wait when an effect ends, and a
+    /// timer when the time is up.
+    private func wait(_ timeout: Duration?, until condition: () -> Bool) async -> Duration? {
+        let timeout = timeout ?? self.timeout
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let timer = Task { [weak self] in
             try await Task.sleep(until: deadline, clock: .continuous)
@@ -239,7 +234,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         while !condition(), ContinuousClock.now < deadline {
             await withCheckedContinuation { waiters.append($0) }
         }
-        return condition()
+        return condition() ? nil : timeout
     }
 
     /// Records the action an effect sent back, if any, and the store's effects; resumes the waiting `receive` and
@@ -253,7 +248,6 @@ public final class TestStore<F: Feature> where F.State: Equatable {
 
     /// Reports `message`, followed by the list of `actions` if there are any.
     nonisolated private static func report(_ message: String, _ actions: [F.Action], at site: CallSite) {
-        let list = actions.map { "\n  • \(String(reflecting: $0))" }.joined()
-        reportFailure(message + list, at: site)
+        reportFailure(message + actions.map { "\n  • \(String(reflecting: $0))" }.joined(), at: site)
     }
 }

@@ -49,8 +49,7 @@
                 }
             } finished: { metrics in
                 let exchange = redaction.summary(of: metrics.request)
-                let (seconds, attoseconds) = metrics.duration.components
-                let elapsed = "\(Int((Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded())) ms"
+                let elapsed = "\(Int((metrics.duration / .milliseconds(1)).rounded())) ms"
                 switch metrics.result {
                 case .success((let body, let response)):
                     logger.log(level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")

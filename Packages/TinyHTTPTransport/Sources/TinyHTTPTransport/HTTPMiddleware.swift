@@ -46,33 +46,18 @@ public struct HTTPMiddleware: Sendable {
 
 }
 
-/// A transport with middleware around it: what ``HTTPTransport/with(_:)`` returns.
+/// A transport with middleware around it: what ``HTTPTransport/with(_:)`` returns, and what each middleware gets as
+/// `next` (the rest of the chain).
 struct MiddlewareTransport: HTTPTransport {
     /// The transport that finally sends the requests.
     let base: any HTTPTransport
     /// The middleware, the outermost first.
-    let middleware: [HTTPMiddleware]
-
-    /// Creates a transport that sends through `middleware` (the first is the outermost) and then `base`.
-    init(base: any HTTPTransport, middleware: [HTTPMiddleware]) {
-        self.base = base
-        self.middleware = middleware
-    }
+    let middleware: ArraySlice<HTTPMiddleware>
 
     /// Sends `request` through the middleware, the first one first, and then through ``base``.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await Chain(base: base, middleware: middleware[...]).send(request)
-    }
-
-    /// The rest of a chain, itself a transport: what each middleware gets as `next`.
-    private struct Chain: HTTPTransport {
-        let base: any HTTPTransport
-        let middleware: ArraySlice<HTTPMiddleware>
-
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            guard let first = middleware.first else { return try await base.send(request) }
-            return try await first.intercept(request, Chain(base: base, middleware: middleware.dropFirst()))
-        }
+        guard let first = middleware.first else { return try await base.send(request) }
+        return try await first.intercept(request, MiddlewareTransport(base: base, middleware: middleware.dropFirst()))
     }
 }
 
@@ -83,6 +68,6 @@ extension HTTPTransport {
     /// let transport = URLSessionTransport.shared.with(.retry(), .defaultHeaders(["User-Agent": "MyApp/1.0"]))
     /// ```
     public func with(_ middleware: HTTPMiddleware...) -> any HTTPTransport {
-        MiddlewareTransport(base: self, middleware: middleware)
+        MiddlewareTransport(base: self, middleware: middleware[...])
     }
 }

@@ -71,14 +71,9 @@ public struct RetryPolicy: Sendable {
     /// The wait after failed attempt `attempt` (1 for the first), without `Retry-After`.
     func backoff(afterAttempt attempt: Int) -> Duration {
         let exponent = Double(min(max(attempt - 1, 0), 62))
-        let delay = min(max(Self.seconds(baseDelay), 0) * pow(2, exponent), max(Self.seconds(maxDelay), 0))
+        let delay = min(max(baseDelay / .seconds(1), 0) * pow(2, exponent), max(maxDelay / .seconds(1), 0))
         let fraction = min(max(jitter, 0), 1)
         return .seconds(min(delay * (1 - fraction * min(max(random(), 0), 1)), 1e15))
-    }
-
-    /// A duration in seconds.
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Whether a failure can be retried: its `URLError` code is one of ``retryableErrorCodes``; without a `URLError`,

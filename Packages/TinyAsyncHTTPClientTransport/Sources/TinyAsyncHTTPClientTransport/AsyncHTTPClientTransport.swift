@@ -85,16 +85,20 @@
         ///   response); and the code of its category for other failures of the client (the table is in the Getting Started
         ///   article).
         public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            let outgoing = try Self.clientRequest(for: request)
-            // AsyncHTTPClient learns of a cancellation asynchronously: do not open a connection for a cancelled task.
-            if Task.isCancelled { throw HTTPTransportError(.cancelled, request: request) }
             let limit = max(0, maximumResponseBodySize)
+            let timeout = Self.timeout(of: request)
             do {
-                let response = try await client.execute(outgoing, deadline: Self.deadline(for: request))
+                // Its errors without a request (refused header fields) get `request` from `transportError(for:request:)`.
+                let outgoing = try Self.clientRequest(for: request)
+                // AsyncHTTPClient learns of a cancellation asynchronously: do not open a connection for a cancelled task.
+                if Task.isCancelled { throw HTTPTransportError(.cancelled, request: request) }
+                // The response head must come within `timeout`; no timeout, no deadline.
+                let response = try await client.execute(
+                    outgoing, deadline: timeout.map { .now() + $0 } ?? .distantFuture)
                 let head = try Self.httpURLResponse(for: response, request: request)
                 do {
                     let body = try await Self.collect(
-                        response.body, upTo: limit, idle: Self.timeout(of: request), on: client.eventLoopGroup.any())
+                        response.body, upTo: limit, idle: timeout, on: client.eventLoopGroup.any())
                     return (Data(buffer: body, byteTransferStrategy: .noCopy), head)
                 } catch is NIOTooManyBytesError {
                     throw HTTPTransportError.bodyTooLarge(limit: limit, request: request, response: head)
@@ -127,15 +131,10 @@
             let watch = Locked(Watch())
             @Sendable func read() async throws -> ByteBuffer {
                 defer { watch.withLock { $0.finished = true } }
-                var collected = ByteBuffer()
-                for try await var chunk in body {
+                return try await body.map { chunk in
                     watch.withLock { $0.lastRead = .now() }
-                    guard collected.readableBytes + chunk.readableBytes <= limit else {
-                        throw NIOTooManyBytesError(maxBytes: limit)
-                    }
-                    collected.writeBuffer(&chunk)
-                }
-                return collected
+                    return chunk
+                }.collect(upTo: limit)
             }
             let reader: Task<ByteBuffer, any Error>
             if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
@@ -149,7 +148,6 @@
                     if watch.lastRead + idle > .now() {
                         watch.timer = loop.scheduleTask(deadline: watch.lastRead + idle, check)
                     } else {
-                        watch.idle = true
                         reader.cancel()
                     }
                 }
@@ -163,7 +161,8 @@
                     reader.cancel()
                 }
             } catch {
-                throw watch.withLock { $0.idle } ? IdleBody() : error
+                // Cancelled, and not through the caller's task: by the timer.
+                throw reader.isCancelled && !Task.isCancelled ? IdleBody() : error
             }
         }
 
@@ -171,7 +170,6 @@
         struct Watch: Sendable {
             var lastRead = NIODeadline.now()
             var finished = false
-            var idle = false
             var timer: Scheduled<Void>?
         }
 
@@ -194,11 +192,7 @@
             // `validate()`'s header rule, field by field in the one pass: it refuses the names SwiftNIO traps on and
             // the values AsyncHTTPClient's own error would quote.
             for (name, value) in request.allHTTPHeaderFields ?? [:] {
-                do {
-                    try URLRequest.validateHeaderField(name: name, value: value)
-                } catch {
-                    throw refuse(error.message ?? "the header \"\(name)\" is not valid")
-                }
+                try URLRequest.validateHeaderField(name: name, value: value)
                 outgoing.headers.add(name: name, value: value)
             }
             // Like URLSession: credentials in the URL become Basic authorization, unless the request has its own.
@@ -206,8 +200,9 @@
                 let credentials = Data("\(user):\(url.password ?? "")".utf8).base64EncodedString()
                 outgoing.headers.add(name: "Authorization", value: "Basic \(credentials)")
             }
+            // Some APIs refuse requests without `User-Agent`; `URLSession` always sends one, AsyncHTTPClient does not.
             if !outgoing.headers.contains(name: "User-Agent") {
-                outgoing.headers.add(name: "User-Agent", value: userAgent)
+                outgoing.headers.add(name: "User-Agent", value: "TinyKit AsyncHTTPClientTransport")
             }
             if let body = request.httpBody {
                 // A ByteBuffer holds at most 4 GiB - 1 and traps beyond.
@@ -215,16 +210,6 @@
                 outgoing.body = .bytes(ByteBuffer(data: body))
             }
             return outgoing
-        }
-
-        /// The `User-Agent` of a request that sets none (some APIs refuse requests without one; `URLSession` always
-        /// sends one, AsyncHTTPClient does not).
-        static let userAgent = "TinyKit AsyncHTTPClientTransport"
-
-        /// When the response head must have arrived: `timeoutInterval` from now, or never for a value that is not
-        /// a positive number of seconds.
-        static func deadline(for request: URLRequest) -> NIODeadline {
-            timeout(of: request).map { .now() + $0 } ?? .distantFuture
         }
 
         /// The request's `timeoutInterval`, or `nil` for a value that is not a positive number of seconds.
@@ -244,22 +229,18 @@
             // A response has a handful of fields: comparing names pairwise (ASCII, case-insensitively, in place) is
             // cheaper than lower-casing each one into a dictionary of spellings.
             var fields = [String: String](minimumCapacity: response.headers.count)
-            var kept: [String] = []  // the names in `fields`
-            kept.reserveCapacity(response.headers.count)
             for (name, value) in response.headers {
-                if let first = kept.first(where: { Self.sameFieldName($0, name) }) {
+                if let first = fields.keys.first(where: { Self.sameFieldName($0, name) }) {
                     fields[first, default: ""] += ", " + value
                 } else {
                     fields[name] = value
-                    kept.append(name)
                 }
             }
             let version =
                 response.version == .http1_1 ? "HTTP/1.1" : "HTTP/\(response.version.major).\(response.version.minor)"
-            // Without a redirect the response's URL is the request's: skip parsing it again.
-            let redirected = response.history.count > 1
             guard
-                let url = redirected ? response.url : request.url,
+                // Without a redirect the response's URL is the request's: skip parsing it again.
+                let url = response.history.count > 1 ? response.url : request.url,
                 let head = HTTPURLResponse(
                     url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: fields)
             else {

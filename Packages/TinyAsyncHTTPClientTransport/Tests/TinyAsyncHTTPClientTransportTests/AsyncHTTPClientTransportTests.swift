@@ -364,18 +364,14 @@ import TinyKitTestServer
         var request = URLRequest(url: try #require(URL(string: "https://api.example.com")))
         request.timeoutInterval = seconds
 
-        #expect(AsyncHTTPClientTransport.deadline(for: request) == .distantFuture)
+        #expect(AsyncHTTPClientTransport.timeout(of: request) == nil)
     }
 
-    @Test func theDeadlineIsTimeoutIntervalFromNow() throws {
+    @Test func theTimeoutIsTheTimeoutInterval() throws {
         var request = URLRequest(url: try #require(URL(string: "https://api.example.com")))
         request.timeoutInterval = 2.5
-        let before = NIODeadline.now()
 
-        let deadline = AsyncHTTPClientTransport.deadline(for: request)
-
-        #expect(deadline >= before + .milliseconds(2_500))
-        #expect(deadline <= NIODeadline.now() + .milliseconds(2_500))
+        #expect(AsyncHTTPClientTransport.timeout(of: request) == .milliseconds(2_500))
     }
 
     @Test func sharedTransportSendsWithTheSharedClient() async throws {

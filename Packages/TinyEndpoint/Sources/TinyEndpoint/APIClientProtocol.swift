@@ -35,18 +35,9 @@ public protocol APIClientProtocol: Sendable {
 }
 
 extension APIClientProtocol {
-    /// Encodes `body` with a plain `JSONEncoder`.
+    /// Encodes `body` with a plain `JSONEncoder`, throwing a ``TinyAPIError`` that keeps the ``EndpointError``.
     public func encode<Body: Encodable>(body: Body) throws -> Data {
-        try Self.encode(body, with: JSONEncoder())
-    }
-
-    /// Encodes `body` with `encoder`, throwing a ``TinyAPIError`` that keeps the ``EndpointError``.
-    static func encode<Body: Encodable>(_ body: Body, with encoder: JSONEncoder) throws -> Data {
-        do {
-            return try encoder.encodeBody(body)
-        } catch {
-            throw TinyAPIError(error)
-        }
+        try Result { try JSONEncoder().encodeBody(body) }.mapError { TinyAPIError($0) }.get()
     }
 
     /// Sends a `GET` request to `baseURL` + `path` and decodes the JSON response as `T`.
@@ -132,17 +123,15 @@ extension APIClientProtocol {
         _ method: HTTPMethod, to baseURL: String, path: String, body: Body, headers: [String: String]?,
         as type: T.Type
     ) async throws -> T {
-        var headers = headers
-        let data: Data
+        var endpoint = AdHocAPIEndpoint(baseURL: baseURL, path: path, method: method, headers: headers)
         if let (raw, contentType) = rawRequestBody(body) {
-            data = raw
+            endpoint.body = raw
             if headers?.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) != true {
-                headers = (headers ?? [:]).merging(["Content-Type": contentType.rawValue]) { mine, _ in mine }
+                endpoint.headers = (headers ?? [:]).merging(["Content-Type": contentType.rawValue]) { mine, _ in mine }
             }
         } else {
-            data = try encode(body: body)
+            endpoint.body = try encode(body: body)
         }
-        return try await request(
-            AdHocAPIEndpoint(baseURL: baseURL, path: path, method: method, headers: headers, body: data), as: type)
+        return try await request(endpoint, as: type)
     }
 }

@@ -28,9 +28,8 @@ extension Endpoint {
     ///   - decodeResponse: Turns the body and response into the result, for example `JSONDecoder.decodeResponse`
     ///     or ``EndpointExpectation/ignoreResponse(_:_:)``.
     public init(request: URLRequest, decodeResponse: @escaping DecodeResponse) {
-        self.init(request: request, expectedStatusCode: expected200to300) { data, response in
-            Result { try decodeResponse(data, Self.httpResponse(response)) }
-        }
+        self.init(request: request, validateResponse: { _ in }, decodeResponse: decodeResponse)
+        expectedStatusCode = expected200to300
     }
 
     /// Creates an endpoint from a request, a validation and a decode function (TinyHTTP's initialiser).
@@ -47,7 +46,7 @@ extension Endpoint {
     ) {
         self.init(request: request, expectedStatusCode: { _ in true }) { data, response in
             Result {
-                let response = try Self.httpResponse(response)
+                guard let response = response as? HTTPURLResponse else { throw EndpointError.notHTTPResponse }
                 do {
                     try validateResponse(response)
                 } catch var error as HTTPTransportError {
@@ -58,12 +57,6 @@ extension Endpoint {
                 return try decodeResponse(data, response)
             }
         }
-    }
-
-    /// The response as an HTTP response, or ``EndpointError/notHTTPResponse``.
-    static func httpResponse(_ response: URLResponse?) throws(EndpointError) -> HTTPURLResponse {
-        guard let response = response as? HTTPURLResponse else { throw .notHTTPResponse }
-        return response
     }
 }
 

@@ -6,10 +6,12 @@ import TinyHTTPTransport
 #endif
 
 extension Endpoint where A: DecodableResult {
-    /// Creates an endpoint that decodes a JSON response as `A` (TinyNetworking's `json:` initialiser).
+    /// Creates an endpoint that decodes a JSON response as `A`, optionally sending `body` as JSON (TinyNetworking's
+    /// `json:` initialiser).
     ///
     /// ```swift
     /// let user = Endpoint<User>(json: .get, url: userURL)
+    /// let created = Endpoint<User>(json: .post, url: usersURL, body: NewUser(name: "Ada"))
     /// ```
     ///
     /// An empty body decodes as `nil` when `A` is optional and as ``EmptyResponse``; for any other type it fails
@@ -20,59 +22,31 @@ extension Endpoint where A: DecodableResult {
     /// `Content-Type`): an HTML error page or XML fails with ``EndpointError/unexpectedContentType(_:body:)`` naming
     /// the content type, unless `checksContentType` is `false`.
     ///
-    /// - Parameters:
-    ///   - method: The HTTP method.
-    ///   - url: The URL; `query` is appended to its own query items.
-    ///   - accept: The `Accept` header; JSON by default.
-    ///   - headers: More headers.
-    ///   - expectedStatusCode: Which status codes are accepted; 200–299 by default.
-    ///   - timeOutInterval: The request's timeout in seconds.
-    ///   - query: Query items appended to the URL, sorted by name.
-    ///   - decoder: The decoder for the response.
-    ///   - checksContentType: Whether a response whose `Content-Type` is not JSON is refused before decoding, with
-    ///     ``EndpointError/unexpectedContentType(_:body:)`` (a response without one is decoded). Pass `false` for a
-    ///     server that labels its JSON as something else.
-    public init(
-        json method: HTTPMethod, url: URL, accept: ContentType = .json, headers: [String: String] = [:],
-        expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
-        query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder(), checksContentType: Bool = true
-    ) {
-        self.init(
-            method, url: url, accept: accept, headers: headers, expectedStatusCode: expectedStatusCode,
-            timeOutInterval: timeOutInterval, query: query
-        ) { data, response in
-            Result { try decoder.decodeBody(from: data, response: response, checksContentType: checksContentType) }
-        }
-    }
-
-    /// Creates an endpoint that sends `body` as JSON and decodes a JSON response as `A`.
-    ///
-    /// ```swift
-    /// let created = Endpoint<User>(json: .post, url: usersURL, body: NewUser(name: "Ada"))
-    /// ```
-    ///
     /// A body that cannot be encoded (TinyNetworking crashes on it) is kept as ``requestError``,
     /// ``EndpointError/encodingFailed(type:codingPath:underlying:)`` naming the body's type and the coding path, and
-    /// thrown when the endpoint is loaded, before anything is sent. A `nil` body sends no body and no `Content-Type`.
-    /// A `Data` or `String` body is sent as it is, not encoded: `Data` with `Content-Type: application/octet-stream`,
-    /// `String` as UTF-8 with `text/plain; charset=utf-8`, unless `headers` name another.
+    /// thrown when the endpoint is loaded, before anything is sent. No body (the default, or `nil`) sends no body and
+    /// no `Content-Type`. A `Data` or `String` body is sent as it is, not encoded: `Data` with
+    /// `Content-Type: application/octet-stream`, `String` as UTF-8 with `text/plain; charset=utf-8`, unless `headers`
+    /// name another.
     ///
     /// - Parameters:
     ///   - method: The HTTP method.
     ///   - url: The URL; `query` is appended to its own query items.
     ///   - accept: The `Accept` header; JSON by default.
     ///   - body: The value sent as the JSON body (with `Content-Type: application/json`); `Data` or `String` as it
-    ///     is.
+    ///     is; none by default.
     ///   - headers: More headers; a `Content-Type` here wins.
     ///   - expectedStatusCode: Which status codes are accepted; 200–299 by default.
     ///   - timeOutInterval: The request's timeout in seconds.
     ///   - query: Query items appended to the URL, sorted by name.
     ///   - decoder: The decoder for the response.
     ///   - encoder: The encoder for the body.
-    ///   - checksContentType: Whether a response whose `Content-Type` is not JSON is refused before decoding (see
-    ///     ``init(json:url:accept:headers:expectedStatusCode:timeOutInterval:query:decoder:checksContentType:)``).
+    ///   - checksContentType: Whether a response whose `Content-Type` is not JSON is refused before decoding, with
+    ///     ``EndpointError/unexpectedContentType(_:body:)`` (a response without one is decoded). Pass `false` for a
+    ///     server that labels its JSON as something else.
     public init<B: Encodable>(
-        json method: HTTPMethod, url: URL, accept: ContentType = .json, body: B?, headers: [String: String] = [:],
+        json method: HTTPMethod, url: URL, accept: ContentType = .json, body: B? = Data?.none,
+        headers: [String: String] = [:],
         expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
         query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder(),
         checksContentType: Bool = true
@@ -145,7 +119,7 @@ extension Endpoint where A == Void {
 /// ```swift
 /// let deleted = Endpoint<EmptyResponse>(json: .delete, url: todoURL)
 /// ```
-public struct EmptyResponse: Decodable, Sendable, Hashable {
+public struct EmptyResponse: Decodable, Sendable, Hashable, EmptyBodyDecodable {
     /// Creates an empty response.
     public init() {}
 
@@ -156,15 +130,12 @@ public struct EmptyResponse: Decodable, Sendable, Hashable {
 /// A type with a value that stands for an empty response body.
 protocol EmptyBodyDecodable {
     /// The value an empty body decodes to.
-    static var emptyBodyValue: Self { get }
-}
-
-extension EmptyResponse: EmptyBodyDecodable {
-    static var emptyBodyValue: EmptyResponse { EmptyResponse() }
+    init()
 }
 
 extension Optional: EmptyBodyDecodable {
-    static var emptyBodyValue: Wrapped? { nil }
+    /// `nil`, the value an empty body decodes to.
+    init() { self = nil }
 }
 
 extension JSONDecoder {
@@ -194,11 +165,11 @@ extension JSONDecoder {
     ) throws(EndpointError) -> T {
         let isText = T.self == String.self || T.self == String?.self
         guard let data, !data.isEmpty else {
-            if let empty = T.self as? any EmptyBodyDecodable.Type, let value = empty.emptyBodyValue as? T {
+            if let empty = T.self as? any EmptyBodyDecodable.Type, let value = empty.init() as? T {
                 return value
             }
             if isText, let empty = "" as? T { return empty }
-            throw .noData(type: EndpointError.typeName(T.self), response: response as? HTTPURLResponse)
+            throw .noData(type: "\(T.self)", response: response as? HTTPURLResponse)
         }
         // `mimeType`, parsed when the response was made, answers the common case without a header lookup.
         if checksContentType, !isText, let http = response as? HTTPURLResponse, !Self.isJSON(http.mimeType ?? ""),
@@ -210,7 +181,8 @@ extension JSONDecoder {
             if isText, let text = try Self.decodeText(data, response: response) as? T { return text }
             return try decode(T.self, from: data)
         } catch {
-            throw .decoding(T.self, error, body: data)
+            throw .decodingFailed(
+                type: "\(T.self)", codingPath: EndpointError.codingPath(of: error), underlying: error, body: data)
         }
     }
 
@@ -221,13 +193,11 @@ extension JSONDecoder {
     static func decodeText(_ data: Data, response: URLResponse?) throws -> String {
         // Foundation reads the `charset` parameter of `Content-Type` when it makes the response.
         let charset = response?.textEncodingName ?? "utf-8"
-        guard let encoding = textEncodings[charset.lowercased()] else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "the charset \"\(charset)\" is not supported"))
-        }
-        guard let text = String(data: data, encoding: encoding) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "the body is not \(charset) text"))
+        let encoding = textEncodings[charset.lowercased()]
+        guard let text = encoding.flatMap({ String(data: data, encoding: $0) }) else {
+            let reason =
+                encoding == nil ? "the charset \"\(charset)\" is not supported" : "the body is not \(charset) text"
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: reason))
         }
         return text
     }

@@ -18,7 +18,7 @@ import TinyHTTPTransport
 ///
 /// The three styles TinyKit unifies all produce this one type: TinyNetworking's initialisers
 /// (``init(_:url:accept:contentType:body:headers:expectedStatusCode:timeOutInterval:query:parse:)-(_,_,_,_,_,_,_,_,_,(Data?,URLResponse?)->Result<A,Error>)``,
-/// ``init(json:url:accept:headers:expectedStatusCode:timeOutInterval:query:decoder:checksContentType:)``), TinyHTTP's
+/// ``init(json:url:accept:body:headers:expectedStatusCode:timeOutInterval:query:decoder:encoder:checksContentType:)``), TinyHTTP's
 /// ``init(request:validateResponse:decodeResponse:)``, and tinyAPI's ``TinyAPIEndpoint/endpoint(as:decoder:checksContentType:)``.
 public struct Endpoint<A>: Sendable {
     /// The request sent for this endpoint.

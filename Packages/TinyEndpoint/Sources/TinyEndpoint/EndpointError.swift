@@ -45,83 +45,48 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
     public var description: String {
         switch self {
         case .noData(let type, let response):
-            let status = response.map { " (status \($0.statusCode))" } ?? ""
-            return "no data: the response had no body to decode as \(type)\(status)"
+            "no data: the response had no body to decode as \(type)"
+                + (response.map { " (status \($0.statusCode))" } ?? "")
         case .decodingFailed(let type, let codingPath, let underlying, let body):
-            return "could not decode \(type) at \(codingPath): \(Self.summary(of: underlying)); body: "
+            "could not decode \(type) at \(codingPath): \(Self.context(of: underlying).message); body: "
                 + HTTPRedaction.preview(of: body)
         case .encodingFailed(let type, let codingPath, let underlying):
-            return "could not encode the request body \(type) at \(codingPath): \(Self.summary(of: underlying))"
-        case .invalidURL(let url, let reason):
-            return "invalid URL \"\(url)\": \(reason)"
-        case .notHTTPResponse:
-            return "the response is not an HTTP response"
+            "could not encode the request body \(type) at \(codingPath): \(Self.context(of: underlying).message)"
+        case .invalidURL(let url, let reason): "invalid URL \"\(url)\": \(reason)"
+        case .notHTTPResponse: "the response is not an HTTP response"
         case .unexpectedBody(let body):
-            return "expected an empty response, got \(body.count) bytes: \(HTTPRedaction.preview(of: body))"
+            "expected an empty response, got \(body.count) bytes: \(HTTPRedaction.preview(of: body))"
         case .unexpectedContentType(let contentType, let body):
-            return
-                "expected a JSON response, got Content-Type \"\(contentType)\"; body: \(HTTPRedaction.preview(of: body))"
+            "expected a JSON response, got Content-Type \"\(contentType)\"; body: \(HTTPRedaction.preview(of: body))"
         }
-    }
-
-    /// Wraps an error thrown while decoding `type` from `body`, keeping it and its coding path.
-    static func decoding(_ type: Any.Type, _ error: any Error, body: Data) -> EndpointError {
-        .decodingFailed(type: typeName(type), codingPath: codingPath(of: error), underlying: error, body: body)
     }
 
     /// Wraps an error thrown while encoding a request body of `type`.
     static func encoding(_ type: Any.Type, _ error: any Error) -> EndpointError {
-        .encodingFailed(type: typeName(type), codingPath: codingPath(of: error), underlying: error)
+        .encodingFailed(type: "\(type)", codingPath: codingPath(of: error), underlying: error)
     }
-
-    /// The name of a type for messages, as the runtime spells it, for example `User` or `Array<User>`.
-    static func typeName(_ type: Any.Type) -> String { String(describing: type) }
 
     /// The coding path of a `DecodingError` or `EncodingError` as `a.b[2].c`, or `(top level)`.
     static func codingPath(of error: any Error) -> String {
-        let path: [any CodingKey]
-        switch error {
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-            DecodingError.dataCorrupted(let context):
-            path = context.codingPath
-        case DecodingError.keyNotFound(let key, let context):
-            path = context.codingPath + [key]
-        case EncodingError.invalidValue(_, let context):
-            path = context.codingPath
-        default:
-            path = []
+        let path = context(of: error).codingPath.reduce(into: "") { text, key in
+            text += key.intValue.map { "[\($0)]" } ?? (text.isEmpty ? "" : ".") + key.stringValue
         }
-        return format(path)
+        return path.isEmpty ? "(top level)" : path
     }
 
-    /// `[users, 2, name]` → `users[2].name`; an empty path → `(top level)`.
-    static func format(_ path: [any CodingKey]) -> String {
-        var text = ""
-        for key in path {
-            if let index = key.intValue {
-                text += "[\(index)]"
-            } else {
-                text += text.isEmpty ? key.stringValue : "." + key.stringValue
-            }
-        }
-        return text.isEmpty ? "(top level)" : text
-    }
-
-    /// The decoder's own message, without repeating the coding path.
-    static func summary(of error: any Error) -> String {
+    /// The coding path of a `DecodingError` or `EncodingError` (empty for other errors), and the coder's own message
+    /// without it.
+    static func context(of error: any Error) -> (codingPath: [any CodingKey], message: String) {
         switch error {
         case DecodingError.typeMismatch(let type, let context):
-            return "type mismatch, expected \(type): \(context.debugDescription)"
+            (context.codingPath, "type mismatch, expected \(type): \(context.debugDescription)")
         case DecodingError.valueNotFound(let type, let context):
-            return "value of type \(type) not found: \(context.debugDescription)"
-        case DecodingError.keyNotFound(let key, _):
-            return "key \"\(key.stringValue)\" not found"
-        case DecodingError.dataCorrupted(let context):
-            return context.debugDescription
-        case EncodingError.invalidValue(_, let context):
-            return context.debugDescription
-        default:
-            return String(describing: error)
+            (context.codingPath, "value of type \(type) not found: \(context.debugDescription)")
+        case DecodingError.keyNotFound(let key, let context):
+            (context.codingPath + [key], "key \"\(key.stringValue)\" not found")
+        case DecodingError.dataCorrupted(let context): (context.codingPath, context.debugDescription)
+        case EncodingError.invalidValue(_, let context): (context.codingPath, context.debugDescription)
+        default: ([], String(describing: error))
         }
     }
 }

@@ -93,7 +93,7 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     ///
     /// - Throws: ``TinyAPIError`` of kind ``TinyAPIError/Kind/encodingError(_:)``.
     public func encode<Body: Encodable>(body: Body) throws -> Data {
-        try Self.encode(body, with: encoder)
+        try Result { try encoder.encodeBody(body) }.mapError { TinyAPIError($0) }.get()
     }
 
 }

@@ -108,15 +108,7 @@ extension TinyAPIEndpoint {
         }
         var request = URLRequest(method: method, url: url)
         request.httpAccept(.json)
-        let body: Data?
-        do {
-            body = try read.get()
-        } catch let error as EndpointError {
-            throw error
-        } catch {
-            throw EndpointError.encoding(Self.self, error)
-        }
-        if let body {
+        if let body = try read.mapError({ $0 as? EndpointError ?? .encoding(Self.self, $0) }).get() {
             request.httpBody = body
             request.httpContentType(.json)
         }

@@ -55,44 +55,43 @@ public struct TinyAPIError: Error, Sendable, Equatable, LocalizedError, CustomSt
 
     /// Classifies any error as a `TinyAPIError`, keeping it as ``underlyingError`` (a `TinyAPIError` stays itself).
     public init(_ error: any Error) {
+        self = error as? TinyAPIError ?? TinyAPIError(Self.kind(of: error), underlyingError: error)
+    }
+
+    /// What an error that is not a `TinyAPIError` is, for `init(_:)`.
+    private static func kind(of error: any Error) -> Kind {
         switch error {
-        case let error as TinyAPIError:
-            self = error
         case let error as HTTPTransportError:
             switch error.code {
-            case .unacceptableStatus(let status): self.init(.httpError(status), underlyingError: error)
-            case .cancelled: self.init(.cancelled, underlyingError: error)
-            default: self.init(.networkError(error.description), underlyingError: error)
+            case .unacceptableStatus(let status): .httpError(status)
+            case .cancelled: .cancelled
+            default: .networkError(error.description)
             }
         case let error as EndpointError:
             switch error {
-            case .noData: self.init(.noData, underlyingError: error)
-            case .decodingFailed, .unexpectedBody, .unexpectedContentType:
-                self.init(.decodingError(error.description), underlyingError: error)
-            case .encodingFailed: self.init(.encodingError(error.description), underlyingError: error)
-            case .invalidURL: self.init(.invalidURL, underlyingError: error)
-            case .notHTTPResponse: self.init(.networkError(error.description), underlyingError: error)
+            case .noData: .noData
+            case .decodingFailed, .unexpectedBody, .unexpectedContentType: .decodingError(error.description)
+            case .encodingFailed: .encodingError(error.description)
+            case .invalidURL: .invalidURL
+            case .notHTTPResponse: .networkError(error.description)
             }
-        default:
-            // A transport that does not map its errors (a raw `URLError`, a `CancellationError`): classify it as
-            // the live transport would, so a cancellation stays `.cancelled`.
-            let cancelled = HTTPTransportError(mapping: error, request: nil).code == .cancelled
-            self.init(cancelled ? .cancelled : .networkError(error.localizedDescription), underlyingError: error)
+        // A transport that does not map its errors (a raw `URLError`, a `CancellationError`): classify it as the
+        // live transport would, so a cancellation stays `.cancelled`.
+        case _ where HTTPTransportError(mapping: error, request: nil).code == .cancelled: .cancelled
+        default: .networkError(error.localizedDescription)
         }
     }
 
     /// A short message for users, as tinyAPI words it; an invalid URL names the text that is not one.
     public var errorDescription: String? {
         switch kind {
-        case .invalidURL:
-            if let underlyingError { return "Invalid URL: \(underlyingError)" }
-            return "Invalid URL"
-        case .noData: return "No data received"
-        case .decodingError(let message): return "Decoding failed: \(message)"
-        case .encodingError(let message): return "Encoding failed: \(message)"
-        case .httpError(let status): return "HTTP Error: \(status)"
-        case .networkError(let message): return "Network Error: \(message)"
-        case .cancelled: return "Cancelled"
+        case .invalidURL: underlyingError.map { "Invalid URL: \($0)" } ?? "Invalid URL"
+        case .noData: "No data received"
+        case .decodingError(let message): "Decoding failed: \(message)"
+        case .encodingError(let message): "Encoding failed: \(message)"
+        case .httpError(let status): "HTTP Error: \(status)"
+        case .networkError(let message): "Network Error: \(message)"
+        case .cancelled: "Cancelled"
         }
     }
 

@@ -33,24 +33,17 @@ extension HTTPMiddleware {
     ///   - started: Called with the request before it is passed on.
     ///   - finished: Called once the response or the failure came back.
     public static func metrics(
-        clock: any Clock<Duration> = ContinuousClock(),
+        clock: some Clock<Duration> = ContinuousClock(),
         started: @escaping @Sendable (_ request: URLRequest) -> Void = { _ in },
         finished: @escaping @Sendable (HTTPExchangeMetrics) -> Void
     ) -> HTTPMiddleware {
         HTTPMiddleware { request, next in
             started(request)
-            let (result, duration) = await measure(on: clock) { try await next.send(request) }
+            let start = clock.now
+            let result = await Result { try await next.send(request) }
+            let duration = start.duration(to: clock.now)
             finished(HTTPExchangeMetrics(request: request, duration: duration, result: result.map { ($0, $1) }))
             return try result.get()
         }
     }
-}
-
-/// Runs `body` and returns what it returned or threw, with the time it took on `clock`.
-private func measure<T>(
-    on clock: some Clock<Duration>, _ body: () async throws -> T
-) async -> (result: Result<T, any Error>, duration: Duration) {
-    let start = clock.now
-    let result = await Result(catching: body)
-    return (result, start.duration(to: clock.now))
 }

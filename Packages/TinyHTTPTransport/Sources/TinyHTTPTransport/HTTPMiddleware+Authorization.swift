@@ -37,7 +37,7 @@ extension HTTPMiddleware {
     public static func authorization(_ provider: any CredentialProvider, header: String = "Authorization")
         -> HTTPMiddleware
     {
-        let refresher = SingleFlightRefresher(provider: provider)
+        let refresher = SingleFlightRefresher()
         return HTTPMiddleware { request, next in
             guard request.value(forHTTPHeaderField: header) == nil, !refresher.isRefreshingHere else {
                 return try await next.send(request)
@@ -48,15 +48,13 @@ extension HTTPMiddleware {
             let (body, response) = try await next.send(authorized)
             guard response.statusCode == 401 else { return (body, response) }
 
-            let newer: String
             do {
-                newer = try await refresher.credential(replacing: credential)
+                authorized.setHeader(header, try await refresher.credential(replacing: credential, from: provider))
             } catch {
                 throw HTTPTransportError(
                     .unacceptableStatus(401), request: authorized, response: response, body: body,
                     underlyingError: error, message: "refreshing the refused credential failed")
             }
-            authorized.setHeader(header, newer)
             let (retriedBody, retriedResponse) = try await next.send(authorized)
             guard retriedResponse.statusCode == 401 else { return (retriedBody, retriedResponse) }
             throw HTTPTransportError(
@@ -73,21 +71,17 @@ private final class SingleFlightRefresher: Sendable {
     /// The refresher whose refresh the current task runs: its requests pass through the middleware untouched.
     @TaskLocal private static var refreshing: ObjectIdentifier?
 
-    let provider: any CredentialProvider
     private let inFlight = Locked<Task<String, any Error>?>(nil)
-
-    init(provider: any CredentialProvider) { self.provider = provider }
 
     /// Whether the current task runs this refresher's refresh (or was started by it).
     var isRefreshingHere: Bool { Self.refreshing == ObjectIdentifier(self) }
 
     /// A credential newer than `rejected`: the provider's current one when it differs, else a refreshed one. The
     /// refresh in flight, if any, is joined; its error is thrown to every caller waiting on it.
-    func credential(replacing rejected: String?) async throws -> String {
+    func credential(replacing rejected: String?, from provider: any CredentialProvider) async throws -> String {
         let refresh = inFlight.withLock { inFlight in
             if let running = inFlight { return running }
-            let (provider, id) = (provider, ObjectIdentifier(self))
-            let refresh = Task {
+            let refresh = Task { [id = ObjectIdentifier(self)] in
                 try await Self.$refreshing.withValue(id) {
                     if let current = try await provider.credential(), current != rejected { return current }
                     return try await provider.refreshCredential(rejected: rejected)

@@ -30,44 +30,42 @@ extension HTTPMiddleware {
         HTTPMiddleware { request, next in
             let maxAttempts = policy.retryableMethods.contains(request.method) ? max(policy.maxAttempts, 1) : 1
             var attempt = 1
-            while true {
-                let delay: Duration
-                switch await Result(catching: { try await next.send(request) })
-                    as Result<(Data, HTTPURLResponse), any Error>
-                {
-                case .success((let body, let response)):
-                    guard policy.retryableStatuses.contains(response.statusCode) else { return (body, response) }
-                    let retryAfter = RetryPolicy.retryAfter(of: response)
-                    if attempt < maxAttempts, retryAfter.map({ $0 <= policy.maxRetryAfter }) ?? true {
-                        delay = retryAfter ?? policy.backoff(afterAttempt: attempt)
-                    } else if attempt == 1 {
-                        return (body, response)
-                    } else {
-                        var error = HTTPTransportError(
-                            .unacceptableStatus(response.statusCode), request: request, response: response,
-                            body: body)
-                        error.attempts = attempt
-                        throw error
+            do {
+                while true {
+                    let delay: Duration
+                    switch await Result(catching: { try await next.send(request) }) {
+                    case .success((let body, let response)):
+                        guard policy.retryableStatuses.contains(response.statusCode) else { return (body, response) }
+                        let retryAfter = RetryPolicy.retryAfter(of: response)
+                        if attempt < maxAttempts, retryAfter.map({ $0 <= policy.maxRetryAfter }) ?? true {
+                            delay = retryAfter ?? policy.backoff(afterAttempt: attempt)
+                        } else if attempt == 1 {
+                            return (body, response)
+                        } else {
+                            throw HTTPTransportError(
+                                .unacceptableStatus(response.statusCode), request: request, response: response,
+                                body: body)
+                        }
+                    case .failure(let error):
+                        // A `URLError` from a transport that does not map its errors is classified like one that does.
+                        let failure = HTTPTransportError(mapping: error, request: request)
+                        let isRetryable = policy.isRetryable(failure)
+                        guard attempt < maxAttempts, isRetryable, !Task.isCancelled else {
+                            throw error is HTTPTransportError || isRetryable ? failure : error
+                        }
+                        delay = policy.backoff(afterAttempt: attempt)
                     }
-                case .failure(let error):
-                    // A `URLError` from a transport that does not map its errors is classified like one that does.
-                    var failure = HTTPTransportError(mapping: error, request: request)
-                    failure.attempts = attempt
-                    let isRetryable = policy.isRetryable(failure)
-                    guard attempt < maxAttempts, isRetryable, !Task.isCancelled else {
-                        throw error is HTTPTransportError || isRetryable ? failure : error
+                    do {
+                        try await clock.sleep(for: delay)
+                        try Task.checkCancellation()
+                    } catch {
+                        throw HTTPTransportError(.cancelled, request: request, underlyingError: error)
                     }
-                    delay = policy.backoff(afterAttempt: attempt)
+                    attempt += 1
                 }
-                do {
-                    try await clock.sleep(for: delay)
-                    try Task.checkCancellation()
-                } catch {
-                    var cancelled = HTTPTransportError(.cancelled, request: request, underlyingError: error)
-                    cancelled.attempts = attempt
-                    throw cancelled
-                }
-                attempt += 1
+            } catch var error as HTTPTransportError {
+                error.attempts = attempt  // every HTTPTransportError thrown above carries the count
+                throw error
             }
         }
     }

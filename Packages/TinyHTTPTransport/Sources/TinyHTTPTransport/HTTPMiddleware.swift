@@ -29,21 +29,14 @@ import Foundation
 /// ```
 public struct HTTPMiddleware: Sendable {
     /// Handles one request: calls `next.send(_:)` zero or more times and returns a response or throws.
-    let intercept:
-        @Sendable (_ request: URLRequest, _ next: any HTTPTransport) async throws -> (
-            Data, HTTPURLResponse
-        )
+    let intercept: @Sendable (_ request: URLRequest, _ next: any HTTPTransport) async throws -> (Data, HTTPURLResponse)
 
-    /// Creates a middleware from the function that handles each request.
+    /// Creates a middleware from the function that handles each request (`next` is the rest of the chain).
     public init(
-        _ intercept:
-            @escaping @Sendable (_ request: URLRequest, _ next: any HTTPTransport) async throws -> (
-                Data, HTTPURLResponse
-            )
+        _ intercept: @escaping @Sendable (URLRequest, _ next: any HTTPTransport) async throws -> (Data, HTTPURLResponse)
     ) {
         self.intercept = intercept
     }
-
 }
 
 /// A transport with middleware around it: what ``HTTPTransport/with(_:)`` returns, and what each middleware gets as

@@ -25,9 +25,7 @@ public struct HTTPRedaction: Hashable, Sendable {
     private(set) var queryParameters: Set<String>
 
     /// The headers that are secret in every redaction: credentials and cookies.
-    private static let credentialHeaders: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie",
-    ]
+    private static let alwaysSecret: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
     /// What a secret value is replaced with: `***`.
     static let placeholder = "***"
@@ -36,14 +34,14 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// `refresh_token`, `id_token`, `client_secret`, `api_key` and `password`; and the password of a URL's user
     /// information (`https://user:password@host`), which is always redacted.
     public static let `default` = HTTPRedaction(
-        headers: ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"],
+        headers: [],
         queryParameters: ["access_token", "refresh_token", "id_token", "client_secret", "api_key", "password"])
 
     /// Creates a redaction of these header and query parameter names (see ``default`` and
     /// ``adding(headers:queryParameters:)`` to extend the usual ones instead). `Authorization`,
     /// `Proxy-Authorization`, `Cookie` and `Set-Cookie` are secret in every redaction.
     public init(headers: Set<String>, queryParameters: Set<String> = []) {
-        self.headers = Set(headers.map { $0.lowercased() }).union(Self.credentialHeaders)
+        self.headers = Set(headers.map { $0.lowercased() }).union(Self.alwaysSecret)
         self.queryParameters = Set(queryParameters.map { $0.lowercased() })
     }
 
@@ -53,20 +51,16 @@ public struct HTTPRedaction: Hashable, Sendable {
             headers: self.headers.union(headers), queryParameters: self.queryParameters.union(queryParameters))
     }
 
-    /// Whether the header `name` holds a secret.
-    func isSecret(header name: String) -> Bool { headers.contains(name.lowercased()) }
-
     /// `headers` with every secret value replaced by `***`.
     public func redacted(headers: [String: String]) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: headers.map { ($0, isSecret(header: $0) ? Self.placeholder : $1) })
+        Dictionary(
+            uniqueKeysWithValues: headers.map { ($0, self.headers.contains($0.lowercased()) ? Self.placeholder : $1) })
     }
 
     /// `url` as text, with the values of secret query parameters and the password of its user information
     /// replaced by `***`.
     func redacted(url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            return Self.placeholder
-        }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return Self.placeholder }
         if components.percentEncodedPassword != nil { components.percentEncodedPassword = Self.placeholder }
         if let items = components.percentEncodedQueryItems, items.contains(where: isSecret) {
             components.percentEncodedQueryItems = items.map {

@@ -43,6 +43,16 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
             case .other: "failed"
             }
         }
+
+        /// The category of a `URLError` code (the table in ``HTTPTransportError/init(mapping:request:)``).
+        init(urlErrorCode: URLError.Code) { self = Self.categories[urlErrorCode] ?? .other }
+
+        /// The `URLError` codes of a category other than `.other`.
+        private static let categories: [URLError.Code: Self] = [
+            .cannotConnectToHost: .cannotConnect, .cannotFindHost: .cannotConnect, .dnsLookupFailed: .cannotConnect,
+            .networkConnectionLost: .cannotConnect, .notConnectedToInternet: .cannotConnect, .timedOut: .timedOut,
+            .cancelled: .cancelled, .badURL: .invalidRequest, .unsupportedURL: .invalidRequest,
+        ]
     }
 
     /// The category of the failure.
@@ -73,6 +83,41 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         self.message = message
     }
 
+    /// Wraps any error of an HTTP client as an `HTTPTransportError`, keeping it as ``underlyingError``.
+    ///
+    /// - An `HTTPTransportError` is returned as it is (its request filled in when it had none).
+    /// - `CancellationError` becomes ``Code/cancelled``.
+    /// - A `URLError` (or an `NSError` of `NSURLErrorDomain`) gets the code of its category:
+    ///
+    ///   | URLError | code |
+    ///   |---|---|
+    ///   | `cannotConnectToHost`, `cannotFindHost`, `networkConnectionLost`, `notConnectedToInternet`, `dnsLookupFailed` | ``Code/cannotConnect`` |
+    ///   | `timedOut` | ``Code/timedOut`` |
+    ///   | `cancelled` | ``Code/cancelled`` |
+    ///   | `badURL`, `unsupportedURL` | ``Code/invalidRequest`` |
+    ///   | anything else | ``Code/other`` |
+    ///
+    ///   except `unsupportedURL` for an `http`/`https` request: FoundationNetworking (libcurl) reports a reply that
+    ///   is not HTTP that way, a fault of the server rather than of the request, so it becomes ``Code/other``.
+    /// - Anything else becomes ``Code/other``.
+    public init(mapping error: any Error, request: URLRequest?) {
+        if var error = error as? HTTPTransportError {
+            if error.request == nil { error.request = request }
+            self = error
+        } else if error is CancellationError {
+            self.init(.cancelled, request: request, underlyingError: error)
+        } else if let code = Self.urlErrorCode(of: error) {
+            let scheme = request?.url?.scheme?.lowercased()
+            if code == .unsupportedURL, scheme == "http" || scheme == "https" {
+                self.init(.other, request: request, underlyingError: error, message: "the reply is not HTTP")
+            } else {
+                self.init(Code(urlErrorCode: code), request: request, underlyingError: error)
+            }
+        } else {
+            self.init(.other, request: request, underlyingError: error)
+        }
+    }
+
     /// The response body decoded as JSON of type `E`, in one call: an API's error body, for example a `422` with
     /// `{"errors": …}`. The status, headers and raw bytes stay in ``response`` and ``body``.
     ///
@@ -86,9 +131,8 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     ///   otherwise the decoder's error.
     public func decodeBody<E: Decodable>(as type: E.Type = E.self, decoder: JSONDecoder = JSONDecoder()) throws -> E {
         guard let body, !body.isEmpty else {
-            throw DecodingError.valueNotFound(
-                type, .init(codingPath: [], debugDescription: "the failure has no response body to decode as \(E.self)")
-            )
+            let reason = "the failure has no response body to decode as \(E.self)"
+            throw DecodingError.valueNotFound(type, .init(codingPath: [], debugDescription: reason))
         }
         return try decoder.decode(type, from: body)
     }
@@ -109,13 +153,9 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         var text = "HTTP request \(code)"
         if let request { text += ": " + redaction.summary(of: request) }
         if attempts > 1 { text += ", after \(attempts) attempts" }
-        if let response, code != .unacceptableStatus(response.statusCode) {
-            text += ", status \(response.statusCode)"
-        }
+        if let response, code != .unacceptableStatus(response.statusCode) { text += ", status \(response.statusCode)" }
         if let message { text += " (\(message))" }
-        if let body, !body.isEmpty {
-            text += ", body: \(HTTPRedaction.preview(of: body))"
-        }
+        if let body, !body.isEmpty { text += ", body: \(HTTPRedaction.preview(of: body))" }
         if let underlyingError { text += ", underlying error: \(Self.summary(of: underlyingError))" }
         return text
     }
@@ -124,13 +164,18 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     /// `NSError` dump.
     static func summary(of error: any Error) -> String {
         guard let code = urlErrorCode(of: error) else { return String(describing: error) }
-        let nsError = error as NSError
-        let reason = nsError.userInfo[NSLocalizedDescriptionKey] as? String
+        let reason = (error as NSError).userInfo[NSLocalizedDescriptionKey] as? String
         return "URLError \(code.rawValue)" + (reason.map { " (\($0))" } ?? "")
     }
-}
 
-extension HTTPTransportError {
+    /// The `URLError` code of `error`, when it is a `URLError` or an `NSError` of `NSURLErrorDomain` (the form
+    /// FoundationNetworking reports on Linux).
+    static func urlErrorCode(of error: any Error) -> URLError.Code? {
+        if let urlError = error as? URLError { return urlError.code }
+        let nsError = error as NSError
+        return nsError.domain == NSURLErrorDomain ? URLError.Code(rawValue: nsError.code) : nil
+    }
+
     /// The failure of a response whose body is over a transport's `maximumResponseBodySize` of `limit` bytes.
     @_spi(TinyKit) public static func bodyTooLarge(
         limit: Int, request: URLRequest, response: URLResponse?

@@ -80,18 +80,15 @@ public struct RetryPolicy: Sendable {
     /// its code is `cannotConnect` or `timedOut`. Never a cancelled or invalid request.
     func isRetryable(_ error: HTTPTransportError) -> Bool {
         guard error.code != .cancelled, error.code != .invalidRequest else { return false }
-        guard let urlErrorCode = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:)) else {
-            return error.code == .cannotConnect || error.code == .timedOut
-        }
-        return retryableErrorCodes.contains(urlErrorCode)
+        let urlErrorCode = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:))
+        return urlErrorCode.map(retryableErrorCodes.contains) ?? [.cannotConnect, .timedOut].contains(error.code)
     }
 
     /// The wait a response's `Retry-After` asks for: its number of seconds, or its HTTP date minus the response's
     /// `Date` (else `now`); `nil` when it has none or it cannot be read. Never negative.
     static func retryAfter(of response: HTTPURLResponse, now: Date = Date()) -> Duration? {
-        guard let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
-        else { return nil }
-        if let seconds = Int64(value), seconds >= 0 { return .seconds(seconds) }
+        let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
+        if let seconds = value.flatMap({ Int64($0) }), seconds >= 0 { return .seconds(seconds) }
         return response.duration(untilDateIn: "Retry-After", now: now)
     }
 }

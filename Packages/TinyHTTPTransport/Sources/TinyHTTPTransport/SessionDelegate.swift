@@ -26,13 +26,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         #endif
     }
 
+    /// Who gets a collected body at the end, with the task's response and error, and whether it went over its limit.
+    typealias Completion =
+        @Sendable (_ data: Data, _ response: URLResponse?, _ error: (any Error)?, _ tooLarge: Bool) -> Void
+
     /// A body being collected: its limit, the bytes so far, whether it went over, and who gets it at the end.
     private struct Body {
         let limit: Int
         var data = Data()
         var isTooLarge = false
-        let completion:
-            @Sendable (_ data: Data, _ response: URLResponse?, _ error: (any Error)?, _ tooLarge: Bool) -> Void
+        let completion: Completion
     }
 
     /// The bodies being collected, by task identifier (unique within the one session this delegate serves).
@@ -40,10 +43,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Collects the body of `task` (made without a completion handler) and calls `completion` when it ends; a body
     /// over `limit` bytes ends it at once, cancelled, with `tooLarge` set.
-    func collect(
-        _ task: URLSessionDataTask, limit: Int,
-        completion: @escaping @Sendable (Data, URLResponse?, (any Error)?, _ tooLarge: Bool) -> Void
-    ) {
+    func collect(_ task: URLSessionDataTask, limit: Int, completion: @escaping Completion) {
         bodies.withLock { $0[task.taskIdentifier] = Body(limit: limit, completion: completion) }
     }
 
@@ -81,9 +81,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         #if canImport(FoundationNetworking)
             // The value of NSURLAuthenticationMethodServerTrust, which FoundationNetworking marks unavailable
             // (curl validates certificates itself there); compared by value should it ever arrive.
-            if challenge.protectionSpace.authenticationMethod != "NSURLAuthenticationMethodServerTrust" {
-                completionHandler(.cancelAuthenticationChallenge, nil)
-                return
+            guard challenge.protectionSpace.authenticationMethod == "NSURLAuthenticationMethodServerTrust" else {
+                return completionHandler(.cancelAuthenticationChallenge, nil)
             }
         #endif
         completionHandler(.performDefaultHandling, nil)

@@ -12,11 +12,9 @@ extension URL {
     ///
     /// It never fails: should the result not form a URL, it falls back to `appendingPathComponent(_:)`.
     public func appendingRelative(_ path: String) -> URL {
-        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
-            return appendingPathComponent(path)
-        }
-        components.appendPath(path)
-        return components.url ?? appendingPathComponent(path)
+        var components = URLComponents(url: self, resolvingAgainstBaseURL: true)
+        components?.appendPath(path)
+        return components?.url ?? appendingPathComponent(path)
     }
 
     /// Appends query items after this URL's existing query items, in the given order.
@@ -26,11 +24,10 @@ extension URL {
     /// (`URLComponents.queryItems` leaves `+` alone, which servers read as a space.) An item with a `nil` value
     /// is appended as its bare name. Appending no items returns this URL unchanged.
     public func appendingQueryItems(_ items: [URLQueryItem]) -> URL {
-        guard !items.isEmpty, var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
-            return self
-        }
-        components.appendQueryItems(items)
-        return components.url ?? self
+        guard !items.isEmpty else { return self }
+        var components = URLComponents(url: self, resolvingAgainstBaseURL: true)
+        components?.appendQueryItems(items)
+        return components?.url ?? self
     }
 
     /// Appends query parameters after this URL's existing query items, sorted by name so that the same
@@ -43,14 +40,13 @@ extension URL {
 extension URLComponents {
     /// Appends a relative path as `URL.appendingRelative(_:)` does, without parsing the URL again.
     @_spi(TinyKit) public mutating func appendPath(_ path: String) {
-        var relative = Substring(path)
-        while relative.first == "/" { relative = relative.dropFirst() }
+        let relative = path.drop { $0 == "/" }
         // Most paths need no escaping: checking their bytes is far cheaper than encoding each segment.
         let encoded =
             relative.utf8.allSatisfy(Self.pathSafeBytes.contains)
             ? String(relative)
             : relative.split(separator: "/", omittingEmptySubsequences: false)
-                .map { String($0).addingPercentEncoding(withAllowedCharacters: .urlPathSegmentAllowed) ?? "" }
+                .map { String($0).addingPercentEncoding(withAllowedCharacters: Self.pathSegmentAllowed) ?? "" }
                 .joined(separator: "/")
         var basePath = percentEncodedPath
         while basePath.hasSuffix("/") { basePath.removeLast() }
@@ -72,18 +68,15 @@ extension URLComponents {
     private static let pathSafeBytes = Set(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/".utf8)
 
-    /// Percent-encodes query text, leaving only RFC 3986's unreserved characters.
-    static func encodeQueryText(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? ""
-    }
-}
+    /// The characters a path segment may hold unescaped (`/` excluded).
+    private static let pathSegmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
 
-extension CharacterSet {
     /// RFC 3986 unreserved characters: letters, digits and `-._~`.
-    fileprivate static let urlQueryValueAllowed = CharacterSet(
+    private static let queryTextAllowed = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    /// The characters a path segment may hold unescaped (`/` excluded).
-    fileprivate static let urlPathSegmentAllowed = CharacterSet.urlPathAllowed.subtracting(
-        CharacterSet(charactersIn: "/"))
+    /// Percent-encodes query text, leaving only RFC 3986's unreserved characters.
+    static func encodeQueryText(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: queryTextAllowed) ?? ""
+    }
 }

@@ -24,9 +24,7 @@ extension URLRequest {
             try validateMethod()
             for (name, value) in allHTTPHeaderFields ?? [:] { try Self.validateHeaderField(name: name, value: value) }
         } catch {
-            var error = error
-            error.request = self
-            throw error
+            throw HTTPTransportError(error.code, request: self, message: error.message)
         }
     }
 

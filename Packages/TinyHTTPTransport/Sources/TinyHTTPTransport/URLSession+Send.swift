@@ -67,70 +67,61 @@ extension URLSession: HTTPTransport {
         for request: URLRequest, refusal: (any Error)?, limit: Int?, sent: Locked<SentTask>,
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
     ) -> URLSessionDataTask {
-        var refusal = refusal
-        if refusal == nil {
-            do { try request.validate() } catch { refusal = error }
-        }
         let session = challengeAnsweringSession
-        guard let refusal else {
-            let finish: @Sendable (Data?, URLResponse?, (any Error)?, Bool) -> Void = {
-                data, response, error, tooLarge in
-                let (task, cancelled) = sent.withLock { ($0.task, $0.cancelled) }
-                let challenged = error == nil ? nil : task?.response as? HTTPURLResponse
-                if tooLarge, let limit {
-                    return completion(
-                        .failure(HTTPTransportError.bodyTooLarge(limit: limit, request: request, response: response)))
-                }
-                completion(
-                    Self.result(
-                        data: data, response: response, error: error, challenged: challenged,
-                        cancelledByCaller: cancelled, request: request))
-            }
-            let task: URLSessionDataTask
-            if let limit, let delegate = session.delegate as? SessionDelegate {
-                task = session.dataTask(with: request)
-                delegate.collect(task, limit: limit, completion: finish)
-            } else {
-                task = session.dataTask(with: request) { finish($0, $1, $2, false) }
-            }
-            sent.withLock { $0.task = task }
+        do {
+            if let refusal { throw refusal }
+            try request.validate()
+        } catch {
+            // A task only to hand back, cancelled before anyone can resume it; its URL is never contacted.
+            let placeholder = request.url ?? URL(fileURLWithPath: "/")
+            let task = session.dataTask(with: placeholder) { _, _, _ in completion(.failure(error)) }
+            task.cancel()
             return task
         }
-        // A task only to hand back, cancelled before anyone can resume it; its URL is never contacted.
-        let placeholder = request.url.map { URLRequest(url: $0) } ?? URLRequest(url: URL(fileURLWithPath: "/"))
-        let task = session.dataTask(with: placeholder) { _, _, _ in completion(.failure(refusal)) }
-        task.cancel()
-        return task
-    }
-
-    /// The outcome of a finished data task: the response, or the failure mapped to an ``HTTPTransportError``.
-    private static func result(
-        data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?,
-        cancelledByCaller: Bool, request: URLRequest
-    ) -> Result<(Data, HTTPURLResponse), any Error> {
-        if let error {
-            let code = HTTPTransportError.urlErrorCode(of: error)
-            if let challenged, [401, 407].contains(challenged.statusCode), !cancelledByCaller, code == .cancelled {
-                return .success((data ?? Data(), challenged))  // a cancelled authentication challenge
+        // The outcome of the finished task: the response, or the failure mapped to an ``HTTPTransportError``.
+        let finish: SessionDelegate.Completion = { data, response, error, tooLarge in
+            let sentTask = sent.withLock { $0 }
+            if tooLarge, let limit {
+                return completion(
+                    .failure(HTTPTransportError.bodyTooLarge(limit: limit, request: request, response: response)))
             }
-            var mapped = HTTPTransportError(mapping: error, request: request)
-            #if canImport(FoundationNetworking)
-                // libcurl's "Empty reply from server": a connection closed before any response, which Apple
-                // platforms (networkConnectionLost) and AsyncHTTPClient report as such.
-                if response == nil, code == .badServerResponse {
-                    mapped.code = .cannotConnect
-                    mapped.message = "the server closed the connection before any response"
+            if let error {
+                let code = HTTPTransportError.urlErrorCode(of: error)
+                // A cancelled authentication challenge: its response is the result.
+                if code == .cancelled, !sentTask.cancelled,
+                    let challenged = sentTask.task?.response as? HTTPURLResponse,
+                    [401, 407].contains(challenged.statusCode)
+                {
+                    return completion(.success((data, challenged)))
                 }
-            #endif
-            if cancelledByCaller { mapped.code = .cancelled }
-            return .failure(mapped)
+                var mapped = HTTPTransportError(mapping: error, request: request)
+                #if canImport(FoundationNetworking)
+                    // libcurl's "Empty reply from server": a connection closed before any response, which Apple
+                    // platforms (networkConnectionLost) and AsyncHTTPClient report as such.
+                    if response == nil, code == .badServerResponse {
+                        mapped.code = .cannotConnect
+                        mapped.message = "the server closed the connection before any response"
+                    }
+                #endif
+                if sentTask.cancelled { mapped.code = .cancelled }
+                return completion(.failure(mapped))
+            }
+            guard let http = response as? HTTPURLResponse else {
+                let kind = response.map { String(describing: type(of: $0)) } ?? "no response"
+                let message = "expected an HTTP response, got \(kind)"
+                return completion(.failure(HTTPTransportError(.other, request: request, message: message)))
+            }
+            completion(.success((data, http)))
         }
-        guard let http = response as? HTTPURLResponse else {
-            let kind = response.map { String(describing: type(of: $0)) } ?? "no response"
-            return .failure(
-                HTTPTransportError(.other, request: request, message: "expected an HTTP response, got \(kind)"))
+        let task: URLSessionDataTask
+        if let limit, let delegate = session.delegate as? SessionDelegate {
+            task = session.dataTask(with: request)
+            delegate.collect(task, limit: limit, completion: finish)
+        } else {
+            task = session.dataTask(with: request) { finish($0 ?? Data(), $1, $2, false) }
         }
-        return .success((data ?? Data(), http))
+        sent.withLock { $0.task = task }
+        return task
     }
 
     /// The session whose delegate answers this session's authentication challenges: itself, or on Linux, for a

@@ -99,9 +99,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ) async -> StoreTask {
         site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         if !received.isEmpty {
-            let message = "Must assert \(received.count) received action(s) before sending an action:"
-            Self.report(message, received.map(\.action), at: site)
-            received.removeAll()
+            reportUnasserted("Must assert \(received.count) received action(s) before sending an action:")
             state = store.state  // Go on from the actual state: one failure, not one per later assertion.
         }
         store.origin = site
@@ -185,10 +183,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
             Self.report(message, runningActions, at: site)
             for effect in store.effects { effect.task.cancel() }
         }
-        if !received.isEmpty {
-            Self.report("\(received.count) received action(s) not asserted:", received.map(\.action), at: site)
-            received.removeAll()
-        }
+        if !received.isEmpty { reportUnasserted("\(received.count) received action(s) not asserted:") }
     }
 
     /// The actions whose effects are running and not cancelled, oldest first.
@@ -244,6 +239,12 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         running = store.effects
         for waiter in waiters { waiter.resume() }
         waiters.removeAll()
+    }
+
+    /// Reports `message`, followed by the received actions not asserted, and forgets them.
+    private func reportUnasserted(_ message: String) {
+        Self.report(message, received.map(\.action), at: site)
+        received.removeAll()
     }
 
     /// Reports `message`, followed by the list of `actions` if there are any.

@@ -158,6 +158,9 @@ final class RequestCache: Sendable {
 
     private let requests = Locked([Parts: URLRequest]())
 
+    /// How many requests are kept.
+    var count: Int { requests.withLock { $0.count } }
+
     /// `endpoint`'s request, as ``TinyAPIEndpoint/makeRequest()`` builds it.
     func request(for endpoint: some TinyAPIEndpoint) throws -> URLRequest {
         let body = Result { try endpoint.body }

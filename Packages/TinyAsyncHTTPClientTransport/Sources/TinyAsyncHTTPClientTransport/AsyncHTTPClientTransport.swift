@@ -131,10 +131,17 @@
             let watch = Locked(Watch())
             @Sendable func read() async throws -> ByteBuffer {
                 defer { watch.withLock { $0.finished = true } }
-                return try await body.map { chunk in
+                // By hand, not `body.map { … }.collect(upTo:)`: the generic sequences cost over 10,000 instructions
+                // a request (metadata lookups and task allocations), measured with callgrind.
+                var collected = ByteBuffer()
+                for try await var chunk in body {
                     watch.withLock { $0.lastRead = .now() }
-                    return chunk
-                }.collect(upTo: limit)
+                    guard collected.readableBytes + chunk.readableBytes <= limit else {
+                        throw NIOTooManyBytesError(maxBytes: limit)
+                    }
+                    collected.writeBuffer(&chunk)
+                }
+                return collected
             }
             let reader: Task<ByteBuffer, any Error>
             if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {

@@ -8,10 +8,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // MARK: - The samples
 
 // "Minimal shape"

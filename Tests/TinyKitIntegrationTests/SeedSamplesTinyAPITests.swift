@@ -8,10 +8,6 @@ import TinyKit
 import TinyKitTestServer
 import XCTest
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The test server's base URL, standing in for the README's hosts.
 private var server: String { TinyAPISeed.server }
 

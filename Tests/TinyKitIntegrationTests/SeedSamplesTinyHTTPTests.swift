@@ -8,10 +8,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The README's first API class and controller. (`Todo` and `TodosAPI` are namespaced: other tests of this target
 /// declare their own.)
 enum TinyHTTPSeed {

@@ -9,10 +9,6 @@ import TinyKit
 import TinyKitTestServer
 import XCTest
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // MARK: - The README's samples
 
 // "A Simple Endpoint" (`User` is nested: the root README's tests have a `User` of their own).

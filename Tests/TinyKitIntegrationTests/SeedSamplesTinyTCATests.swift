@@ -6,10 +6,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // MARK: - The samples
 
 // "Feature Protocol"

@@ -7,10 +7,6 @@
     import NIOPosix
     import TinyHTTPTransport
 
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking
-    #endif
-
     extension AsyncHTTPClientTransport {
         /// The `HTTPTransportError` for a failure of AsyncHTTPClient or SwiftNIO, in the categories
         /// `URLSessionTransport` uses for the same failures. The original error is kept as `underlyingError`.

@@ -7,10 +7,6 @@
     import NIOHTTPCompression
     @_spi(TinyKit) import TinyHTTPTransport
 
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking
-    #endif
-
     /// An `HTTPTransport` that sends with swift-server's AsyncHTTPClient: the client server-side Swift already
     /// uses, and on Linux a faster one than `URLSession` (connection pooling, HTTP/1.1 keep-alive, HTTP/2 over TLS).
     ///

@@ -4,10 +4,6 @@
 import Foundation
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 extension Endpoint {
     /// Checks a response before it is decoded; throws to reject it (TinyHTTP's shape).
     public typealias ValidateResponse = @Sendable (HTTPURLResponse) throws -> Void

@@ -1,10 +1,6 @@
 import Foundation
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 extension Endpoint where A: DecodableResult {
     /// Creates an endpoint that decodes a JSON response as `A`, optionally sending `body` as JSON (TinyNetworking's
     /// `json:` initialiser).

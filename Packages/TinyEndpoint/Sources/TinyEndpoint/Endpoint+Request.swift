@@ -1,10 +1,6 @@
 import Foundation
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 extension Endpoint {
     /// Creates an endpoint from its parts (TinyNetworking's initialiser).
     ///

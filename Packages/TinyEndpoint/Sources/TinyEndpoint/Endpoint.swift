@@ -1,10 +1,6 @@
 import Foundation
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A description of one HTTP call: the request to send, the status codes to accept, and how to turn the response
 /// into a value of type `A`.
 ///

@@ -1,10 +1,6 @@
 import Foundation
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A failure to build an endpoint's request or to turn its response into a value, with the evidence.
 ///
 /// Transport failures and unacceptable status codes are `HTTPTransportError`s; everything between a response that

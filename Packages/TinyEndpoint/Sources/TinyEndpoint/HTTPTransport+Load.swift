@@ -1,10 +1,6 @@
 import Foundation
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 extension HTTPTransport {
     /// Sends the endpoint's request, checks the status code and parses the response: the one load every consumer
     /// (`URLSession.load`, `TinyAPIClient`, `StatefulEndpoint`, `EndpointLoading`, store effects) goes through.

@@ -1,10 +1,6 @@
 import Foundation
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The live tinyAPI client: sends ``TinyAPIEndpoint``s over an `HTTPTransport` and decodes JSON responses.
 ///
 /// ```swift

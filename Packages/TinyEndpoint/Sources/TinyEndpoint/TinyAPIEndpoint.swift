@@ -1,10 +1,6 @@
 import Foundation
 @_spi(TinyKit) import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An API call described by its parts (tinyAPI's style), usually one case of an enum per call.
 ///
 /// ```swift

@@ -1,10 +1,6 @@
 import Foundation
 @_spi(TinyKit) import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 extension URLSession {
     /// Starts loading an endpoint and calls `onComplete` with the result (TinyNetworking's shape).
     ///

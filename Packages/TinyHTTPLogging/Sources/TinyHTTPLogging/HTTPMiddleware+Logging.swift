@@ -5,10 +5,6 @@
     import Logging
     @_spi(TinyKit) import TinyHTTPTransport
 
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking
-    #endif
-
     extension HTTPMiddleware {
         /// Logs one line per request and one per response (or failure) through swift-log's `Logger`: method, URL,
         /// status, body size and duration.

@@ -1,7 +1,10 @@
 import Foundation
 
+// On Linux `URLRequest`, `URLSession` and `HTTPURLResponse` live in FoundationNetworking. Re-exported, they come with
+// `import TinyHTTPTransport` (and the umbrella `import TinyKit`) as they come with Foundation on Apple platforms: the
+// TinyKit modules built on this one, and apps, need no `#if canImport(FoundationNetworking)` of their own.
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    @_exported import FoundationNetworking
 #endif
 
 /// Something that sends an HTTP request and returns the response: the one seam every TinyKit load goes through.

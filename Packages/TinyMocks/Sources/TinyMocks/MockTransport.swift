@@ -1,10 +1,6 @@
 import Foundation
 @_spi(TinyKit) import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An `HTTPTransport` that answers from routes registered in code and from a directory of JSON files, and records
 /// every request it receives: it goes under `Endpoint`, `TinyAPIClient` and everything built on them.
 ///

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import TinyHTTPTransport
 
 /// Where a ``StatefulEndpoint`` keeps its last good response across launches, so a screen can show the last data at
 /// once, offline too, while it revalidates. ``FileResponseStore`` keeps them in files.

@@ -2,10 +2,6 @@ import Foundation
 import TinyEndpoint
 @_spi(TinyKit) import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An endpoint's last good answer: its value, the response whose `ETag` and `Last-Modified` revalidate it, and how
 /// long it stays fresh. `StatefulEndpoint` and `EndpointCache` each keep one, and change it only with `fetch`.
 struct Kept<A: Sendable>: Sendable {

@@ -37,7 +37,7 @@ public protocol APIClientProtocol: Sendable {
 extension APIClientProtocol {
     /// Encodes `body` with a plain `JSONEncoder`, throwing a ``TinyAPIError`` that keeps the ``EndpointError``.
     public func encode<Body: Encodable>(body: Body) throws -> Data {
-        try Result { try JSONEncoder().encodeBody(body) }.mapError { TinyAPIError($0) }.get()
+        try JSONEncoder().tinyAPIBody(body)
     }
 
     /// Sends a `GET` request to `baseURL` + `path` and decodes the JSON response as `T`.
@@ -133,5 +133,12 @@ extension APIClientProtocol {
             endpoint.body = try encode(body: body)
         }
         return try await request(endpoint, as: type)
+    }
+}
+
+extension JSONEncoder {
+    /// `body` encoded for a tinyAPI client: a failure is a ``TinyAPIError`` that keeps the ``EndpointError``.
+    func tinyAPIBody<Body: Encodable>(_ body: Body) throws -> Data {
+        do { return try encodeBody(body) } catch { throw TinyAPIError(error) }
     }
 }

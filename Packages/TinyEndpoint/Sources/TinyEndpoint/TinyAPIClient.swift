@@ -89,7 +89,7 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     ///
     /// - Throws: ``TinyAPIError`` of kind ``TinyAPIError/Kind/encodingError(_:)``.
     public func encode<Body: Encodable>(body: Body) throws -> Data {
-        try Result { try encoder.encodeBody(body) }.mapError { TinyAPIError($0) }.get()
+        try encoder.tinyAPIBody(body)
     }
 
 }

@@ -3,7 +3,7 @@
 #if Logging
     import Foundation
     import Logging
-    @_spi(TinyKit) import TinyHTTPTransport
+    import TinyHTTPTransport
 
     extension HTTPMiddleware {
         /// Logs one line per request and one per response (or failure) through swift-log's `Logger`: method, URL,
@@ -34,39 +34,42 @@
             _ logger: Logger, level: Logger.Level = .info, redaction: HTTPRedaction = .default,
             clock: any Clock<Duration> = ContinuousClock()
         ) -> HTTPMiddleware {
-            .metrics(clock: clock) { request in
-                let requestBody = request.httpBody ?? Data()
+            HTTPMiddleware { request, next in
+                // One redacted summary (a URL parse) for both lines of a request; the metrics middleware times it.
                 let exchange = redaction.summary(of: request)
+                let requestBody = request.httpBody ?? Data()
                 logger.log(level: level, "→ \(exchange) (\(requestBody.count) bytes)")
                 if logger.logLevel <= .trace {
                     logger.trace(
                         "→ \(exchange) headers and body",
                         metadata: details(request.allHTTPHeaderFields ?? [:], requestBody, redaction))
                 }
-            } finished: { metrics in
-                let exchange = redaction.summary(of: metrics.request)
-                let elapsed = "\(Int((metrics.duration / .milliseconds(1)).rounded())) ms"
-                switch metrics.result {
-                case .success((let body, let response)):
-                    logger.log(level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")
-                    if logger.logLevel <= .trace {
-                        let headers = response.allHeaderFields.reduce(into: [String: String]()) {
-                            $0[String(describing: $1.key)] = String(describing: $1.value)
+                let timed = HTTPMiddleware.metrics(clock: clock) { metrics in
+                    let elapsed = "\(Int((metrics.duration / .milliseconds(1)).rounded())) ms"
+                    switch metrics.result {
+                    case .success((let body, let response)):
+                        logger.log(
+                            level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")
+                        if logger.logLevel <= .trace {
+                            let headers = response.allHeaderFields.reduce(into: [String: String]()) {
+                                $0[String(describing: $1.key)] = String(describing: $1.value)
+                            }
+                            logger.trace(
+                                "← \(response.statusCode) \(exchange) headers and body",
+                                metadata: details(headers, body, redaction))
                         }
-                        logger.trace(
-                            "← \(response.statusCode) \(exchange) headers and body",
-                            metadata: details(headers, body, redaction))
+                    case .failure(let error):
+                        // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
+                        // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
+                        // Bodies stay on trace lines: the failure of a status the retry middleware gave up on carries one.
+                        var failure = HTTPTransportError(mapping: error, request: nil)
+                        failure.request = nil
+                        failure.body = nil
+                        let reason = failure.description(redacting: redaction)
+                        logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed): \(reason)")
                     }
-                case .failure(let error):
-                    // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
-                    // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
-                    // Bodies stay on trace lines: the failure of a status the retry middleware gave up on carries one.
-                    var failure = HTTPTransportError(mapping: error, request: nil)
-                    failure.request = nil
-                    failure.body = nil
-                    let reason = failure.description(redacting: redaction)
-                    logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed): \(reason)")
                 }
+                return try await next.with(timed).send(request)
             }
         }
     }

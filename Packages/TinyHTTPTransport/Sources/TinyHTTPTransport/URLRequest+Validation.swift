@@ -24,7 +24,9 @@ extension URLRequest {
             try validateMethod()
             for (name, value) in allHTTPHeaderFields ?? [:] { try Self.validateHeaderField(name: name, value: value) }
         } catch {
-            throw HTTPTransportError(error.code, request: self, message: error.message)
+            var error = error  // everything the check said, with the request it refused
+            error.request = self
+            throw error
         }
     }
 

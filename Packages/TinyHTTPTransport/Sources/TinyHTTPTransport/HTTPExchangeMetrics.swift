@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// What the metrics middleware (``HTTPMiddleware/metrics(clock:started:finished:)``) reports about one finished
 /// exchange: one request sent once, whether a response came or not.

@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 extension HTTPMiddleware {
     /// Adds a credential to every request and, when one is refused with `401`, sends it once more with a newer

@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 extension HTTPMiddleware {
     /// Adds headers to every request that does not set them already.

@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 extension HTTPMiddleware {
     /// Sends a request again after a retryable failure or status, waiting with exponential backoff and jitter or

@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Which headers and query parameters hold secrets, and how to print them without those secrets.
 ///

@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 extension HTTPURLResponse {
     /// The time from this response's `Date` (else `now`) to the HTTP date in header `field` (`Retry-After`,

@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// When and how long the retry middleware (``HTTPMiddleware/retry(_:clock:)``) waits before it sends a request
 /// again.

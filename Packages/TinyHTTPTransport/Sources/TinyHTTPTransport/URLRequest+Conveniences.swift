@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 extension URLRequest {
     /// Creates a request with a method, as TinyHTTP does: `URLRequest(method: .post, url: url)`.

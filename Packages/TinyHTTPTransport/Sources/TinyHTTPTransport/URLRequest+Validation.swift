@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 extension URLRequest {
     /// Checks that the request can be sent as it is: it has a URL, its method is an HTTP token, every header name is

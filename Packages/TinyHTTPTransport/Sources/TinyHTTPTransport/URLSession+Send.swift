@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// The one send path of every `URLSession` entry: `URLSessionTransport`, `URLSession` as an `HTTPTransport`,
 /// `URLSession.load(_:)` and `dataTask(endpoint:)` are adapters over `URLSession.makeDataTask(for:refusal:completion:)`.

@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// The live ``HTTPTransport``: sends requests with a `URLSession` it owns, on Linux and Apple platforms alike.
 ///

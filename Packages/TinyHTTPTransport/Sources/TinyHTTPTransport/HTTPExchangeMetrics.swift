@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// What the metrics middleware (``HTTPMiddleware/metrics(clock:started:finished:)``) reports about one finished
 /// exchange: one request sent once, whether a response came or not.
 public struct HTTPExchangeMetrics: Sendable {

@@ -1,6 +1,5 @@
 import Foundation
 
-
 extension HTTPMiddleware {
     /// Adds a credential to every request and, when one is refused with `401`, sends it once more with a newer
     /// credential: the provider's current one when it was already replaced, else a refreshed one.

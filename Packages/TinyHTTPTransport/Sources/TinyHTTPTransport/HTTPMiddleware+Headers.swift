@@ -1,6 +1,5 @@
 import Foundation
 
-
 extension HTTPMiddleware {
     /// Adds headers to every request that does not set them already.
     ///

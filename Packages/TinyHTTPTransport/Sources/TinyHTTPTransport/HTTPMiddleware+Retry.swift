@@ -1,6 +1,5 @@
 import Foundation
 
-
 extension HTTPMiddleware {
     /// Sends a request again after a retryable failure or status, waiting with exponential backoff and jitter or
     /// as `Retry-After` asks (see ``RetryPolicy``).

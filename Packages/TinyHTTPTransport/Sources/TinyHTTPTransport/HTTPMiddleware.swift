@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// A step around a transport: it gets each request and the rest of the chain (`next`), and may change the
 /// request, send it several times, or look at the response.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// Which headers and query parameters hold secrets, and how to print them without those secrets.
 ///
 /// Every text TinyKit prints about a request goes through a redaction: ``HTTPTransportError/description`` uses

@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// An HTTP exchange that failed, with the evidence: the request, the response and body when there were any, and
 /// the underlying error.
 ///

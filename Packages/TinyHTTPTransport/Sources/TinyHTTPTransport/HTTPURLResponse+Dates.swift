@@ -1,6 +1,5 @@
 import Foundation
 
-
 extension HTTPURLResponse {
     /// The time from this response's `Date` (else `now`) to the HTTP date in header `field` (`Retry-After`,
     /// `Expires`); `nil` when the header is missing or not an HTTP date. Never negative.

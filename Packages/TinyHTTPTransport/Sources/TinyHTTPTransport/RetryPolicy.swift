@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// When and how long the retry middleware (``HTTPMiddleware/retry(_:clock:)``) waits before it sends a request
 /// again.
 ///

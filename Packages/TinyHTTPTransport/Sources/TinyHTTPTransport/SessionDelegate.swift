@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// The session delegate TinyKit sends with when a session has none (see `URLSession.makeDataTask(for:refusal:completion:)`).
 ///
 /// On Linux it cancels HTTP authentication challenges, because FoundationNetworking never completes a `401`

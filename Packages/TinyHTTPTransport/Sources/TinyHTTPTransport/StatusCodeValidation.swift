@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// Accepts the status codes 200 through 299, the successful ones.
 ///
 /// Pass it, or any `(Int) -> Bool`, wherever a set of accepted status codes is expected:

@@ -1,6 +1,5 @@
 import Foundation
 
-
 extension URLRequest {
     /// Creates a request with a method, as TinyHTTP does: `URLRequest(method: .post, url: url)`.
     public init(method: HTTPMethod, url: URL) {

@@ -1,6 +1,5 @@
 import Foundation
 
-
 extension URLRequest {
     /// Checks that the request can be sent as it is: it has a URL, its method is an HTTP token, every header name is
     /// an HTTP token and no header value contains CR, LF, NUL or another control character.

@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// The one send path of every `URLSession` entry: `URLSessionTransport`, `URLSession` as an `HTTPTransport`,
 /// `URLSession.load(_:)` and `dataTask(endpoint:)` are adapters over `URLSession.makeDataTask(for:refusal:completion:)`.
 extension URLSession: HTTPTransport {

@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// The live ``HTTPTransport``: sends requests with a `URLSession` it owns, on Linux and Apple platforms alike.
 ///
 /// ```swift

@@ -39,25 +39,19 @@
                 let exchange = redaction.summary(of: request)
                 let requestBody = request.httpBody ?? Data()
                 logger.log(level: level, "→ \(exchange) (\(requestBody.count) bytes)")
-                if logger.logLevel <= .trace {
-                    logger.trace(
-                        "→ \(exchange) headers and body",
-                        metadata: details(request.allHTTPHeaderFields ?? [:], requestBody, redaction))
-                }
+                // `trace` evaluates its metadata only when the logger's level is `trace`.
+                logger.trace(
+                    "→ \(exchange) headers and body",
+                    metadata: details(request.allHTTPHeaderFields ?? [:], requestBody, redaction))
                 let timed = HTTPMiddleware.metrics(clock: clock) { metrics in
                     let elapsed = "\(Int((metrics.duration / .milliseconds(1)).rounded())) ms"
                     switch metrics.result {
                     case .success((let body, let response)):
                         logger.log(
                             level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")
-                        if logger.logLevel <= .trace {
-                            let headers = response.allHeaderFields.reduce(into: [String: String]()) {
-                                $0[String(describing: $1.key)] = String(describing: $1.value)
-                            }
-                            logger.trace(
-                                "← \(response.statusCode) \(exchange) headers and body",
-                                metadata: details(headers, body, redaction))
-                        }
+                        logger.trace(
+                            "← \(response.statusCode) \(exchange) headers and body",
+                            metadata: details(response.allHeaderFields, body, redaction))
                     case .failure(let error):
                         // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
                         // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
@@ -74,9 +68,13 @@
         }
     }
 
-    private func details(_ headers: [String: String], _ body: Data, _ redaction: HTTPRedaction) -> Logger.Metadata {
-        [
-            "headers": .dictionary(redaction.redacted(headers: headers).mapValues { .string($0) }),
+    /// The trace lines' metadata: the headers (a request's or a response's) with their secrets redacted, and the body.
+    private func details(_ headers: [AnyHashable: Any], _ body: Data, _ redaction: HTTPRedaction) -> Logger.Metadata {
+        let fields = headers.reduce(into: [String: String]()) {
+            $0[String(describing: $1.key)] = String(describing: $1.value)
+        }
+        return [
+            "headers": .dictionary(redaction.redacted(headers: fields).mapValues { .string($0) }),
             "body": .string(HTTPRedaction.preview(of: body, limit: 1000)),
         ]
     }

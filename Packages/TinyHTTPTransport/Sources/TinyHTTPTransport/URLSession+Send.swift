@@ -15,7 +15,7 @@ extension URLSession: HTTPTransport {
 
     /// ``send(_:)``, refusing a response body over `limit` bytes (when the session's delegate is TinyKit's).
     func send(_ request: URLRequest, limit: Int?) async throws -> (Data, HTTPURLResponse) {
-        let started = Locked(SentTask())
+        let started = Locked<SentTask>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = makeDataTask(for: request, refusal: nil, limit: limit, sent: started) {
@@ -48,14 +48,11 @@ extension URLSession: HTTPTransport {
         for request: URLRequest, refusal: (any Error)? = nil,
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
     ) -> URLSessionDataTask {
-        makeDataTask(for: request, refusal: refusal, limit: nil, sent: Locked(SentTask()), completion: completion)
+        makeDataTask(for: request, refusal: refusal, limit: nil, sent: Locked((nil, false)), completion: completion)
     }
 
     /// The task a request was sent with, and whether the awaiting caller cancelled it.
-    struct SentTask: Sendable {
-        var task: URLSessionDataTask?
-        var cancelled = false
-    }
+    typealias SentTask = (task: URLSessionDataTask?, cancelled: Bool)
 
     /// `makeDataTask(for:refusal:completion:)`, recording the task in `sent`, whose `cancelled` (set by an async
     /// caller's cancellation handler) tells a cancelled challenge from the caller's own cancellation.

@@ -20,14 +20,10 @@ extension RequestState {
     }
 
     /// Whether the request succeeded.
-    public var isSuccess: Bool {
-        if case .success = self { true } else { false }
-    }
+    public var isSuccess: Bool { value != nil }  // `.some` for every success, even of an optional `Value`
 
     /// Whether the request failed.
-    public var isFailure: Bool {
-        if case .failure = self { true } else { false }
-    }
+    public var isFailure: Bool { error != nil }
 
     /// The same state with a success's value transformed; other cases are kept as they are.
     ///

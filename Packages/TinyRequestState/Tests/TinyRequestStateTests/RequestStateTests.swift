@@ -39,6 +39,12 @@ private enum APIError: Error, Equatable {
         #expect(idle.value == nil && loading.error == nil)
     }
 
+    @Test func aSuccessOfNilIsASuccess() {
+        let success: RequestState<Int?> = .success(nil)
+        #expect(success.isSuccess && !success.isFailure)
+        #expect(!RequestState<Int?>.loading.isSuccess)
+    }
+
     @Test func mapTransformsOnlyTheValue() {
         #expect(RequestState<Int>.success(2).map { $0 * 10 } == .success(20))
         #expect(RequestState<Int>.loading.map { $0 * 10 } == .loading)

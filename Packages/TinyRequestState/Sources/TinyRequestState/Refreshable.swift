@@ -29,8 +29,7 @@ public struct Refreshable<Value> {
 
     /// Forgets the kept value and goes back to `.idle`.
     public mutating func reset() {
-        state = .idle
-        value = nil
+        self = Refreshable()
     }
 }
 

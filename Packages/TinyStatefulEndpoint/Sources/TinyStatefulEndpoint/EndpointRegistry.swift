@@ -59,11 +59,10 @@ public final class EndpointRegistry: Sendable {
     public func statefulEndpoint<A: Sendable>(for endpoint: Endpoint<A>) -> StatefulEndpoint<A> {
         let key = self.key(for: endpoint)
         return instances.withLock { instances in
-            let instance =
-                instances[key] as? StatefulEndpoint<A>
-                ?? StatefulEndpoint(
-                    endpoint: endpoint, transport: transport, maximumAge: maximumAge, store: store,
-                    cancelsUnobservedLoadAfter: cancelsUnobservedLoadAfter, clock: clock)
+            if let instance = instances[key] as? StatefulEndpoint<A> { return instance }
+            let instance = StatefulEndpoint(
+                endpoint: endpoint, transport: transport, maximumAge: maximumAge, store: store,
+                cancelsUnobservedLoadAfter: cancelsUnobservedLoadAfter, clock: clock)
             instances[key] = instance
             return instance
         }

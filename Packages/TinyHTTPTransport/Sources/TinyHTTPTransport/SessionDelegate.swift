@@ -35,6 +35,21 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var isTooLarge = false
         var response: URLResponse?
         let completion: Completion
+
+        /// Adds `chunk`, or, when the body goes over its limit with it (or `response` announced more), lets go of
+        /// the bytes so far and marks it too large: whether it went over now. Mutated in place in the dictionary,
+        /// so `data` is appended to without a copy.
+        mutating func receive(_ chunk: Data, of response: URLResponse?) -> Bool {
+            self.response = response
+            guard !isTooLarge else { return false }
+            guard data.count + chunk.count > limit || response?.expectedContentLength ?? -1 > limit else {
+                // A small body comes in one piece: keep it as it is rather than copy it.
+                if data.isEmpty { data = chunk } else { data.append(chunk) }
+                return false
+            }
+            (isTooLarge, data) = (true, Data())
+            return true
+        }
     }
 
     /// The bodies being collected, by task identifier (unique within the one session this delegate serves).
@@ -51,23 +66,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         // would cost every request one more trip through the delegate queue. The response is read once, here.
         let id = dataTask.taskIdentifier
         let response = bodies.withLock { $0[id]?.response } ?? dataTask.response
-        let announced = response?.expectedContentLength ?? -1
-        let tooLarge = bodies.withLock { bodies in
-            guard let body = bodies[id], !body.isTooLarge else { return false }
-            bodies[id]?.response = response
-            guard body.data.count + data.count > body.limit || announced > body.limit else {
-                // A small body comes in one piece: keep it as it is rather than copy it.
-                if body.data.isEmpty {
-                    bodies[id]?.data = data
-                } else {
-                    bodies[id]?.data.append(data)
-                }
-                return false
-            }
-            bodies[id]?.isTooLarge = true
-            bodies[id]?.data = Data()  // let go of what came so far
-            return true
-        }
+        let tooLarge = bodies.withLock { $0[id]?.receive(data, of: response) ?? false }
         if tooLarge { dataTask.cancel() }
     }
 

@@ -24,16 +24,14 @@ import TinyEndpoint
 public struct MockTinyAPIClient: APIClientProtocol, Sendable {
     /// The mock transport every request goes through: register routes on it, read its recorded requests.
     public let transport: MockTransport
-    /// The decoder for response bodies.
-    let decoder: JSONDecoder
-    /// The encoder for the bodies of `post`, `put` and `patch`.
-    let encoder: JSONEncoder
+    /// The live client over ``transport``, with the decoder for response bodies and the encoder for the bodies of
+    /// `post`, `put` and `patch`; each request goes through a copy over a view of the mock (see `client(for:)`).
+    let client: TinyAPIClient
 
     /// Creates a mock client over `transport`.
     public init(transport: MockTransport, decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()) {
         self.transport = transport
-        self.decoder = decoder
-        self.encoder = encoder
+        client = TinyAPIClient(transport: transport, decoder: decoder, encoder: encoder)
     }
 
     /// Creates a mock client reading `files` (the app bundle by default), waiting `delay` (none by default) on
@@ -65,12 +63,13 @@ public struct MockTinyAPIClient: APIClientProtocol, Sendable {
     ///
     /// - Throws: `TinyAPIError` of kind `encodingError`.
     public func encode<Body: Encodable>(body: Body) throws -> Data {
-        try client().encode(body: body)
+        try client.encode(body: body)
     }
 
-    /// The live client over this mock, taking the path of `baseURL` off request paths.
-    private func client(for baseURL: String = "") -> TinyAPIClient {
-        let basePath = URLComponents(string: baseURL)?.percentEncodedPath ?? ""
-        return TinyAPIClient(transport: transport.stripping(basePath: basePath), decoder: decoder, encoder: encoder)
+    /// ``client`` over a view of this mock that takes the path of `baseURL` off request paths.
+    private func client(for baseURL: String) -> TinyAPIClient {
+        var client = client
+        client.transport = transport.stripping(basePath: URLComponents(string: baseURL)?.percentEncodedPath ?? "")
+        return client
     }
 }

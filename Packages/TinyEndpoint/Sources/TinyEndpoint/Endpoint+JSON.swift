@@ -52,10 +52,7 @@ extension Endpoint where A: DecodableResult {
         self.init(
             method, url: url, accept: accept, contentType: encoded == nil ? nil : prepared?.contentType ?? .json,
             body: prepared?.body, headers: headers, expectedStatusCode: expectedStatusCode,
-            timeOutInterval: timeOutInterval, query: query
-        ) { data, response in
-            Result { try decoder.decodeBody(from: data, response: response, checksContentType: checksContentType) }
-        }
+            timeOutInterval: timeOutInterval, query: query, parse: decoder.parse(checksContentType: checksContentType))
         if case .failure(let error) = encoded { requestError = error }
     }
 }
@@ -179,6 +176,13 @@ extension JSONDecoder {
         } catch {
             throw .decodingFailed(
                 type: "\(T.self)", codingPath: EndpointError.codingPath(of: error), underlying: error, body: data)
+        }
+    }
+
+    /// The parse function of a JSON endpoint: ``decodeBody(from:response:checksContentType:)`` as a `Result`.
+    func parse<T: DecodableResult>(checksContentType: Bool) -> @Sendable (Data?, URLResponse?) -> Result<T, any Error> {
+        { data, response in
+            Result { try self.decodeBody(from: data, response: response, checksContentType: checksContentType) }
         }
     }
 

@@ -66,8 +66,9 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     /// - Throws: ``TinyAPIError``.
     public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
         do {
+            let request = try requests.request(for: endpoint)
             return try await transport.load(
-                endpoint.endpoint(as: type, decoder: decoder, checksContentType: checksContentType, requests: requests))
+                Endpoint(request: request, parse: decoder.parse(checksContentType: checksContentType)))
         } catch {
             throw TinyAPIError(error)
         }

@@ -128,16 +128,7 @@ extension TinyAPIEndpoint {
     public func endpoint<T: DecodableResult>(
         as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder(), checksContentType: Bool = true
     ) throws -> Endpoint<T> {
-        try endpoint(as: type, decoder: decoder, checksContentType: checksContentType, requests: nil)
-    }
-
-    /// ``endpoint(as:decoder:checksContentType:)`` with its request from `requests` when given.
-    func endpoint<T: DecodableResult>(
-        as type: T.Type, decoder: JSONDecoder, checksContentType: Bool, requests: RequestCache?
-    ) throws -> Endpoint<T> {
-        Endpoint(request: try requests?.request(for: self) ?? makeRequest()) { data, response in
-            Result { try decoder.decodeBody(from: data, response: response, checksContentType: checksContentType) }
-        }
+        Endpoint(request: try makeRequest(), parse: decoder.parse(checksContentType: checksContentType))
     }
 }
 

@@ -131,6 +131,9 @@ extension Optional: EmptyBodyDecodable {
     init() { self = nil }
 }
 
+/// `""`, the value an empty body decodes to as text.
+extension String: EmptyBodyDecodable {}
+
 extension JSONDecoder {
     /// Decodes a response body as JSON: TinyHTTP's decode function, to pass as an endpoint's `decodeResponse`.
     ///
@@ -158,10 +161,7 @@ extension JSONDecoder {
     ) throws(EndpointError) -> T {
         let isText = T.self == String.self || T.self == String?.self
         guard let data, !data.isEmpty else {
-            if let empty = T.self as? any EmptyBodyDecodable.Type, let value = empty.init() as? T {
-                return value
-            }
-            if isText, let empty = "" as? T { return empty }
+            if let empty = T.self as? any EmptyBodyDecodable.Type, let value = empty.init() as? T { return value }
             throw .noData(type: "\(T.self)", response: response as? HTTPURLResponse)
         }
         // `mimeType`, parsed when the response was made, answers the common case without a header lookup.

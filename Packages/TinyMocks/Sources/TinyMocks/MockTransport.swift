@@ -143,7 +143,7 @@ public final class MockTransport: HTTPTransport, Sendable {
             // Refused as URLSessionTransport refuses it, so a test on the mock fails where the live app would.
             try request.validate()
             guard let url = request.url else { throw HTTPTransportError(.invalidRequest, request: request) }
-            let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+            let method = request.method
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
             var path = try MockFiles.segments(ofPercentEncoded: components?.percentEncodedPath ?? url.path)
             if path.starts(with: basePath) { path.removeFirst(basePath.count) }

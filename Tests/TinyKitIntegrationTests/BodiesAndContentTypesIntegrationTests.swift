@@ -84,7 +84,7 @@ import TinyKitTestServer
             try await client.post(to: base, path: "/echo", body: Self.bytes, as: RecordedRequest.self)
         }
         let patched = try await bounded {
-            try await client.patch(to: base, path: "/echo", body: "plain", as: RecordedRequest.self)
+            try await client.send(.patch, to: base, path: "/echo", body: "plain", as: RecordedRequest.self)
         }
 
         #expect(posted.body == Self.bytes)

@@ -84,24 +84,6 @@ extension APIClientProtocol {
         try await send(.post, to: baseURL, path: path, body: body, headers: headers, as: type)
     }
 
-    /// Sends `body` as JSON with a `PUT` request and decodes the JSON response as `T`.
-    ///
-    /// The parameters are those of ``post(to:path:body:headers:as:)``.
-    public func put<Body: Encodable, T: Decodable & Sendable>(
-        to baseURL: String, path: String, body: Body, headers: [String: String]? = nil, as type: T.Type
-    ) async throws -> T {
-        try await send(.put, to: baseURL, path: path, body: body, headers: headers, as: type)
-    }
-
-    /// Sends `body` as JSON with a `PATCH` request and decodes the JSON response as `T`.
-    ///
-    /// The parameters are those of ``post(to:path:body:headers:as:)``.
-    public func patch<Body: Encodable, T: Decodable & Sendable>(
-        to baseURL: String, path: String, body: Body, headers: [String: String]? = nil, as type: T.Type
-    ) async throws -> T {
-        try await send(.patch, to: baseURL, path: path, body: body, headers: headers, as: type)
-    }
-
     /// Sends a `DELETE` request and decodes the JSON response as `T` (use ``EmptyResponse`` or an optional for
     /// an empty one).
     ///
@@ -117,10 +99,16 @@ extension APIClientProtocol {
         try await request(AdHocAPIEndpoint(baseURL: baseURL, path: path, method: .delete, headers: headers), as: type)
     }
 
-    /// Encodes `body` (a `Data` or `String` as it is, with its own `Content-Type` unless `headers` name one) and
-    /// sends it with `method`.
-    private func send<Body: Encodable, T: Decodable & Sendable>(
-        _ method: HTTPMethod, to baseURL: String, path: String, body: Body, headers: [String: String]?,
+    /// Sends `body` as JSON with `method` (`PUT`, `PATCH`, or any other) and decodes the JSON response as `T`:
+    /// ``post(to:path:body:headers:as:)`` for any method.
+    ///
+    /// ```swift
+    /// let user = try await client.send(.put, to: baseURL, path: "/users/1", body: user, as: User.self)
+    /// ```
+    ///
+    /// The parameters are those of ``post(to:path:body:headers:as:)``, after the method.
+    public func send<Body: Encodable, T: Decodable & Sendable>(
+        _ method: HTTPMethod, to baseURL: String, path: String, body: Body, headers: [String: String]? = nil,
         as type: T.Type
     ) async throws -> T {
         var endpoint = AdHocAPIEndpoint(baseURL: baseURL, path: path, method: method, headers: headers)

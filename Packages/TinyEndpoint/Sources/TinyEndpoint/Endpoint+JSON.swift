@@ -241,11 +241,7 @@ extension JSONEncoder {
 
     /// Encodes a request body, naming its type and the coding path when that fails.
     func encodeBody<B: Encodable>(_ body: B) throws(EndpointError) -> Data {
-        do {
-            return try encode(body)
-        } catch {
-            throw .encoding(B.self, error)
-        }
+        do { return try encode(body) } catch { throw .encoding(B.self, error) }
     }
 }
 

@@ -27,7 +27,7 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     public var transport: any HTTPTransport
     /// The decoder for response bodies.
     public var decoder: JSONDecoder
-    /// The encoder for the bodies of `post`, `put` and `patch`.
+    /// The encoder for the bodies of `post` and `send`.
     public var encoder: JSONEncoder
     /// Whether a response whose `Content-Type` is not JSON is refused before decoding.
     let checksContentType: Bool

@@ -55,16 +55,12 @@ import TinyHTTPTransport
         let transport = StubTransport(body: #"{"name":"Ada"}"#)
         let client: any APIClientProtocol = TinyAPIClient(transport: transport)
         func send(_ body: some Encodable & Sendable, headers: [String: String]? = nil) async throws -> User {
-            switch method {
-            case .post:
+            if method == .post {
                 try await client.post(
                     to: "https://api.example.com", path: "/x", body: body, headers: headers, as: User.self)
-            case .put:
-                try await client.put(
-                    to: "https://api.example.com", path: "/x", body: body, headers: headers, as: User.self)
-            default:
-                try await client.patch(
-                    to: "https://api.example.com", path: "/x", body: body, headers: headers, as: User.self)
+            } else {
+                try await client.send(
+                    method, to: "https://api.example.com", path: "/x", body: body, headers: headers, as: User.self)
             }
         }
 

@@ -165,10 +165,10 @@ import TinyHTTPTransport
         let client = TinyAPIClient(transport: transport, encoder: encoder)
         let body = NewUser(fullName: "Ada L")
         let user: User
-        switch method {
-        case .post: user = try await client.post(to: "https://x.dev", path: "/users", body: body, as: User.self)
-        case .put: user = try await client.put(to: "https://x.dev", path: "/users/1", body: body, as: User.self)
-        default: user = try await client.patch(to: "https://x.dev", path: "/users/1", body: body, as: User.self)
+        if method == .post {
+            user = try await client.post(to: "https://x.dev", path: "/users", body: body, as: User.self)
+        } else {
+            user = try await client.send(method, to: "https://x.dev", path: "/users/1", body: body, as: User.self)
         }
         #expect(user == User(name: "Ada"))
         let request = try #require(transport.requests.first)
@@ -221,7 +221,7 @@ import TinyHTTPTransport
         struct Body: Encodable { var someKey = 1 }
         let transport = StubTransport(status: 204)
         let client: any APIClientProtocol = TinyAPIClient(transport: transport, encoder: encoder)
-        _ = try await client.put(to: "https://x.dev", path: "/p", body: Body(), as: EmptyResponse.self)
+        _ = try await client.send(.put, to: "https://x.dev", path: "/p", body: Body(), as: EmptyResponse.self)
         #expect(transport.requests.first?.httpBody?.text == #"{"some_key":1}"#)
     }
 

@@ -25,7 +25,7 @@ public struct MockTinyAPIClient: APIClientProtocol, Sendable {
     /// The mock transport every request goes through: register routes on it, read its recorded requests.
     public let transport: MockTransport
     /// The live client over ``transport``, with the decoder for response bodies and the encoder for the bodies of
-    /// `post`, `put` and `patch`; each request goes through a copy over a view of the mock (see `client(for:)`).
+    /// `post` and `send`; each request goes through a copy over a view of the mock (see `client(for:)`).
     let client: TinyAPIClient
 
     /// Creates a mock client over `transport`.

@@ -92,13 +92,9 @@ import TinyRequestState
         store: (any ResponseStore)? = nil, cancelsUnobservedLoadAfter: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
-        self.endpoint = endpoint
-        self.transport = transport
-        self.maximumAge = maximumAge
-        self.store = store
-        self.unobservedLoadGracePeriod = cancelsUnobservedLoadAfter
-        self.clock = clock
-        self.elapsed = stopwatch(clock)
+        (self.endpoint, self.transport, self.maximumAge, self.store) = (endpoint, transport, maximumAge, store)
+        (self.unobservedLoadGracePeriod, self.clock) = (cancelsUnobservedLoadAfter, clock)
+        elapsed = stopwatch(clock)
         let restored = store.map { store in Task { await endpoint.restore(from: store) } }
         self.restored = restored
         if let restored { Task { @MainActor [weak self] in await restored.value.map { self?.offer($0) } } }

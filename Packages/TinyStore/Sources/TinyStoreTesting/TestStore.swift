@@ -54,8 +54,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ///   - line: The line of the call (leave the default).
     ///   - column: The column of the call (leave the default).
     public init(
-        initialState: F.State = F.initialState,
-        timeout: Duration = .seconds(5),
+        initialState: F.State = F.initialState, timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         (self.state, self.timeout, self.store) = (initialState, timeout, Store(initialState: initialState))
@@ -93,8 +92,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     /// - Returns: The handle of the effects the action started, to await or cancel them.
     @discardableResult
     public func send(
-        _ action: F.Action,
-        assert update: ((inout F.State) throws -> Void)? = nil,
+        _ action: F.Action, assert update: ((inout F.State) throws -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async -> StoreTask {
         site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -125,9 +123,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ///   - line: The line of the call (leave the default).
     ///   - column: The column of the call (leave the default).
     public func receive(
-        _ expected: F.Action,
-        timeout: Duration? = nil,
-        assert update: ((inout F.State) throws -> Void)? = nil,
+        _ expected: F.Action, timeout: Duration? = nil, assert update: ((inout F.State) throws -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async where F.Action: Equatable {
         site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -153,8 +149,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ///   - line: The line of the call (leave the default).
     ///   - column: The column of the call (leave the default).
     public func receive(
-        _ isMatching: (F.Action) -> Bool,
-        timeout: Duration? = nil,
+        _ isMatching: (F.Action) -> Bool, timeout: Duration? = nil,
         assert update: ((inout F.State) throws -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {

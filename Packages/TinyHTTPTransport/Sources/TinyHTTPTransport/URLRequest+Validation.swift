@@ -45,7 +45,8 @@ extension URLRequest {
             throw HTTPTransportError(
                 .invalidRequest, message: "the header name \(name.debugDescription) is not an HTTP token")
         }
-        if let control = value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+        var value = value  // `withUTF8` reads a native string's bytes in place, several times faster than `utf8`
+        if let control = value.withUTF8({ $0.first { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F } }) {
             let what = [0x0D, 0x0A, 0x00].contains(control) ? "CR, LF or NUL" : "a control character"
             throw HTTPTransportError(.invalidRequest, message: "the value of the header \"\(name)\" contains \(what)")
         }
@@ -53,14 +54,16 @@ extension URLRequest {
 
     /// Whether `text` is an HTTP token (RFC 9110 `tchar`: letters, digits and ``!#$%&'*+-.^_`|~``).
     private static func isToken(_ text: String) -> Bool {
-        !text.isEmpty
-            && text.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    true
-                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
+        var text = text
+        return !text.isEmpty && text.withUTF8 { $0.allSatisfy(isTokenByte) }
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
     }
 }

@@ -116,7 +116,7 @@ enum UserEndpoint: TinyAPIEndpoint {
 
     @Test func tinyAPIStyle() async throws {
         let transport = StubTransport { request in
-            let body = request.httpMethod == "POST" ? #"{"name":"Bob"}"# : #"[{"name":"Ada"}]"#
+            let body = request.httpMethod != "GET" ? #"{"name":"Bob"}"# : #"[{"name":"Ada"}]"#
             return (Data(body.utf8), try makeResponse(request.httpMethod == "POST" ? 201 : 200, for: request))
         }
         let newUser = User(name: "Bob")
@@ -124,12 +124,14 @@ enum UserEndpoint: TinyAPIEndpoint {
         let client: any APIClientProtocol = TinyAPIClient(transport: transport)
         let users = try await client.request(UserEndpoint.list, as: [User].self)
         let created = try await client.post(to: apiBase, path: "/users", body: newUser, as: User.self)
+        let renamed = try await client.send(.put, to: apiBase, path: "/users/2", body: newUser, as: User.self)
         let shared = try UserEndpoint.detail(id: 1).endpoint(as: User.self)
         #expect(users == [User(name: "Ada")])
-        #expect(created == newUser)
+        #expect(created == newUser && renamed == newUser)
         #expect(
-            transport.requests.map { $0.url?.absoluteString } == [
-                "https://api.example.com/v1/users", "https://api.example.com/v1/users",
+            transport.requests.map { "\($0.httpMethod ?? "") \($0.url?.absoluteString ?? "")" } == [
+                "GET https://api.example.com/v1/users", "POST https://api.example.com/v1/users",
+                "PUT https://api.example.com/v1/users/2",
             ])
         #expect(shared.request.url?.absoluteString == "https://api.example.com/v1/users/1")
     }

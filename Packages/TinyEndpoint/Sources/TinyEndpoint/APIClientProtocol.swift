@@ -5,7 +5,7 @@ import TinyHTTPTransport
 /// feature holds `any APIClientProtocol` and tests swap the client.
 ///
 /// Conform by implementing ``request(_:as:)`` and ``requestData(_:)``; the conveniences ``get(from:path:queryItems:headers:as:)``,
-/// ``post(to:path:body:headers:as:)``, ``put(to:path:body:headers:as:)``, ``patch(to:path:body:headers:as:)`` and
+/// ``post(to:path:body:headers:as:)``, ``send(_:to:path:body:headers:as:)`` (`PUT`, `PATCH`) and
 /// ``delete(from:path:headers:as:)`` come with the protocol and work on `any APIClientProtocol`.
 ///
 /// ```swift
@@ -26,7 +26,7 @@ public protocol APIClientProtocol: Sendable {
     /// - Throws: ``TinyAPIError``.
     func requestData(_ endpoint: any TinyAPIEndpoint) async throws -> Data
 
-    /// Encodes a request body for the `post`, `put` and `patch` conveniences.
+    /// Encodes a request body for the `post` and `send` conveniences.
     ///
     /// The default uses a plain `JSONEncoder`; ``TinyAPIClient`` uses its own encoder.
     ///
@@ -99,14 +99,23 @@ extension APIClientProtocol {
         try await request(AdHocAPIEndpoint(baseURL: baseURL, path: path, method: .delete, headers: headers), as: type)
     }
 
-    /// Sends `body` as JSON with `method` (`PUT`, `PATCH`, or any other) and decodes the JSON response as `T`:
-    /// ``post(to:path:body:headers:as:)`` for any method.
+    /// Sends `body` as JSON with `method` and decodes the JSON response as `T`: ``post(to:path:body:headers:as:)``
+    /// for the other methods that carry a body, `PUT` and `PATCH` (Apple's `URLSession` refuses a `GET` with a body).
     ///
     /// ```swift
     /// let user = try await client.send(.put, to: baseURL, path: "/users/1", body: user, as: User.self)
     /// ```
     ///
-    /// The parameters are those of ``post(to:path:body:headers:as:)``, after the method.
+    /// A `Data` or `String` body is sent as it is, not encoded, as with ``post(to:path:body:headers:as:)``.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - baseURL: The server's base URL; a path in it is kept.
+    ///   - path: The path appended to it.
+    ///   - body: The value sent as JSON, encoded by ``encode(body:)``; `Data` or `String` as it is.
+    ///   - headers: Headers to send.
+    ///   - type: The result type.
+    /// - Throws: ``TinyAPIError``; nothing is sent when the body cannot be encoded.
     public func send<Body: Encodable, T: Decodable & Sendable>(
         _ method: HTTPMethod, to baseURL: String, path: String, body: Body, headers: [String: String]? = nil,
         as type: T.Type

@@ -3,7 +3,8 @@ import Foundation
 // On Linux `URLRequest`, `URLSession` and `HTTPURLResponse` live in FoundationNetworking. Re-exported, they come with
 // `import TinyHTTPTransport` (and the umbrella `import TinyKit`) as they come with Foundation on Apple platforms: the
 // TinyKit modules built on this one, and apps, need no `#if canImport(FoundationNetworking)` of their own. Nor do
-// this module's other files: a module re-exported in one file is visible in all of the module's files (SE-0444).
+// this module's other files: the compiler makes a module that one file re-exports visible in every file of the
+// module (SE-0444 keeps that rule for member lookups).
 #if canImport(FoundationNetworking)
     @_exported import FoundationNetworking
 #endif

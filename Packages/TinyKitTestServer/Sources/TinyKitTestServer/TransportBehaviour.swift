@@ -186,6 +186,22 @@ public enum TransportBehaviour {
                 #expect(try JSONDecoder().decode(RecordedRequest.self, from: body).path == "/echo/final")
                 #expect(server.requests.map(\.path) == ["/redirect", "/echo/final"])
             },
+            // The redirect's own body is not the response's: the response and body are the final ones.
+            .onServer("302 with a body of its own is followed to the final response") { transport, server in
+                let moved = "<a href=\"/echo/final\">moved</a>"
+                await server.route(
+                    "GET /moved",
+                    response: TestResponse(
+                        status: 302, headers: ["Location": "/echo/final", "Content-Type": "text/html"],
+                        body: Data(moved.utf8)))
+
+                let (body, response) = try await transport.send(URLRequest(url: server.url("/moved")))
+
+                #expect(response.statusCode == 200)
+                #expect(response.url?.path == "/echo/final")
+                #expect(response.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("application/json") == true)
+                #expect(try JSONDecoder().decode(RecordedRequest.self, from: body).path == "/echo/final")
+            },
             // Not in the suite: a 307 after POST, which URLSession on Linux follows with a POST whose body it drops.
             .onServer("303 after POST is followed with a GET without the body") { transport, server in
                 await server.route("POST /form", response: .redirect(to: "/echo/after", status: 303))

@@ -98,6 +98,16 @@ extension UserEndpoint: TinyAPIEndpoint {
         #expect(mockClient.transport.requests.first?.url?.path == "/api/v4/users")
     }
 
+    /// One client's requests share what it built (the same call again is built once) and each goes through the view
+    /// of the mock for its own base URL's path.
+    @Test func repeatedCallsAndOtherBasePathsGoThroughOneClient() async throws {
+        for base in ["https://api.example.com", "https://api.example.com", "https://api.example.com/api/v4/"] {
+            let users = try await mockClient.get(from: base, path: "/users", as: [User].self)
+            #expect(users.count == 2)
+        }
+        #expect(mockClient.transport.requests.map { $0.url?.path } == ["/users", "/users", "/api/v4/users"])
+    }
+
     @Test func aMissingMockIsATinyAPIErrorThatSaysWhereItLooked() async throws {
         do {
             _ = try await mockClient.request(UserEndpoint.delete(id: 5), as: User.self)

@@ -19,9 +19,11 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 started=$SECONDS
 
-# A snapshot of the working tree (committed and new files, minus ignored ones) as a fresh git repository.
+# A snapshot of the working tree (committed and new files, minus ignored ones and files deleted but not yet
+# committed) as a fresh git repository.
 mkdir -p "$work/tinykit"
-git -C "$root" ls-files -z --cached --others --exclude-standard | (cd "$root" && xargs -0 tar -cf - 2>/dev/null) |
+git -C "$root" ls-files -z --cached --others --exclude-standard |
+    (cd "$root" && while IFS= read -r -d '' f; do if [ -e "$f" ]; then printf '%s\0' "$f"; fi; done | xargs -0 tar -cf -) |
     tar -xf - -C "$work/tinykit"
 git -C "$work/tinykit" init --quiet
 git -C "$work/tinykit" add -A

@@ -19,7 +19,9 @@ for path in arguments.dropFirst() {
         continue
     }
     for symbol in symbols where symbol["docComment"] == nil {
-        guard ["public", "open"].contains(symbol["accessLevel"] as? String),
+        // An extension block (`public extension URLRequest`'s braces) documents nothing itself; its members do.
+        let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String
+        guard kind != "swift.extension", ["public", "open"].contains(symbol["accessLevel"] as? String),
             let location = symbol["location"] as? [String: Any], let uri = location["uri"] as? String,
             uri.hasPrefix(root)
         else { continue }

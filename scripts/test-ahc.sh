@@ -12,7 +12,7 @@ package=Packages/TinyAsyncHTTPClientTransport
 graphs="$PWD/$package/.build/symbolgraphs"
 mkdir -p "$graphs"
 flags=(--package-path "$package" --scratch-path "$package/.build"
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs")
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" -Xswiftc -emit-extension-block-symbols)
 if [ "${1:-}" = --build-only ]; then
     swift build "${flags[@]}" --target TinyAsyncHTTPClientTransport
 else

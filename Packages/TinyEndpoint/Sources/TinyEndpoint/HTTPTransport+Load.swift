@@ -27,8 +27,9 @@ extension HTTPTransport {
 
 extension Endpoint {
     /// Checks the status code of a response that arrived and parses it: the one place every loading API
-    /// (async, completion handlers, `URLSession` data tasks) turns a response into a result.
-    func result(data: Data, response: HTTPURLResponse) -> Result<A, any Error> {
+    /// (async, completion handlers, `URLSession` data tasks, `StatefulEndpoint`'s revalidating fetch) turns a response
+    /// into a result.
+    @_spi(TinyKit) public func result(data: Data, response: HTTPURLResponse) -> Result<A, any Error> {
         do {
             try validateStatus(response: response, body: data, request: request, expectedStatusCode: expectedStatusCode)
         } catch {

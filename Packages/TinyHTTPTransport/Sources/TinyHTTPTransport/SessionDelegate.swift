@@ -36,11 +36,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var response: URLResponse?
         let completion: Completion
 
-        /// Adds `chunk`, or, when the body goes over its limit with it (or `response` announced more), lets go of
-        /// the bytes so far and marks it too large: whether it went over now. Mutated in place in the dictionary,
-        /// so `data` is appended to without a copy.
-        mutating func receive(_ chunk: Data, of response: URLResponse?) -> Bool {
-            self.response = response
+        /// Adds `chunk` of `task`'s body, or, when the body goes over its limit with it (or the response announced
+        /// more), lets go of the bytes so far and marks it too large: whether it went over now. Mutated in place in
+        /// the dictionary, so `data` is appended to without a copy. Reads the task's response with the first chunk
+        /// only (the delegate calls come one at a time, so holding the lock through that read blocks no one).
+        mutating func receive(_ chunk: Data, of task: URLSessionDataTask) -> Bool {
+            if response == nil { response = task.response }
             guard !isTooLarge else { return false }
             guard data.count + chunk.count > limit || response?.expectedContentLength ?? -1 > limit else {
                 // A small body comes in one piece: keep it as it is rather than copy it.
@@ -63,10 +64,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         // The response's Content-Length is checked with its first bytes: a `didReceive response` method of its own
-        // would cost every request one more trip through the delegate queue. The response is read once, here.
-        let id = dataTask.taskIdentifier
-        let response = bodies.withLock { $0[id]?.response } ?? dataTask.response
-        let tooLarge = bodies.withLock { $0[id]?.receive(data, of: response) ?? false }
+        // would cost every request one more trip through the delegate queue.
+        let tooLarge = bodies.withLock { $0[dataTask.taskIdentifier]?.receive(data, of: dataTask) ?? false }
         if tooLarge { dataTask.cancel() }
     }
 

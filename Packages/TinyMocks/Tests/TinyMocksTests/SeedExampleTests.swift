@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TinyEndpoint
 import TinyHTTPTransport
+
+@testable import TinyEndpoint
 @testable import TinyMocks
 
 // The seed's (tinyAPI's) endpoint and mock examples, as written there (its `APIClientDependency` is in ReadmeTests).
@@ -106,6 +107,7 @@ extension UserEndpoint: TinyAPIEndpoint {
             #expect(users.count == 2)
         }
         #expect(mockClient.transport.requests.map { $0.url?.path } == ["/users", "/users", "/api/v4/users"])
+        #expect(mockClient.client.requests.count == 2)  // one request built per base URL, kept by the one client
     }
 
     @Test func aMissingMockIsATinyAPIErrorThatSaysWhereItLooked() async throws {

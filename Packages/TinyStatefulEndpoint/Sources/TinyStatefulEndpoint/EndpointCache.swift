@@ -22,7 +22,7 @@ public actor EndpointCache<A: Sendable> {
     private let transport: any HTTPTransport
     private let maximumAge: Duration?
     private let elapsed: @Sendable () -> Duration
-    /// The last value, its response, when it was loaded (on `elapsed`) and how long it stays fresh.
+    /// The last value, its response, and when it goes stale (on `elapsed`).
     private var kept: Kept<A>?
     private var inFlight: Task<A, any Error>?
 

@@ -1,9 +1,10 @@
 import Foundation
-import TinyEndpoint
+@_spi(TinyKit) import TinyEndpoint
 @_spi(TinyKit) import TinyHTTPTransport
 
 /// An endpoint's last good answer: its value, the response whose `ETag` and `Last-Modified` revalidate it, and how
-/// long it stays fresh. `StatefulEndpoint` and `EndpointCache` each keep one, and change it only with `fetch`.
+/// long it stays fresh. `StatefulEndpoint` and `EndpointCache` each keep one: `fetch` makes and renews it, a
+/// stored response restores it, and `clear()` drops it.
 struct Kept<A: Sendable>: Sendable {
     var value: A
     /// The response of the last `200`.
@@ -46,14 +47,15 @@ extension Endpoint where A: Sendable {
             request.cachePolicy = .reloadIgnoringLocalCacheData
         }
         let (body, response) = try await transport.send(request)
-        let lifetime = maximumAge ?? response.freshnessLifetime
         if var kept, response.statusCode == 304 {
             // A 304 that says nothing of freshness leaves it to the response it confirms.
-            kept.staleAt = (lifetime ?? kept.response.freshnessLifetime).map { now() + $0 }
+            let lifetime = maximumAge ?? response.freshnessLifetime ?? kept.response.freshnessLifetime
+            kept.staleAt = lifetime.map { now() + $0 }
             return (kept, nil)
         }
-        try validateStatus(response: response, body: body, request: request, expectedStatusCode: expectedStatusCode)
-        let value = try parse(body, response).get()
+        // The status check and the parse of every load (`Endpoint.result`), then the freshness of what it kept.
+        let value = try result(data: body, response: response).get()
+        let lifetime = maximumAge ?? response.freshnessLifetime
         return (Kept(value: value, response: response, staleAt: lifetime.map { now() + $0 }), body)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 /// What every tinyAPI-style client does — the live ``TinyAPIClient`` and TinyMocks' `MockTinyAPIClient` — so a
 /// feature holds `any APIClientProtocol` and tests swap the client.
@@ -123,9 +123,7 @@ extension APIClientProtocol {
         var endpoint = AdHocAPIEndpoint(baseURL: baseURL, path: path, method: method, headers: headers)
         if let (raw, contentType) = rawRequestBody(body) {
             endpoint.body = raw
-            if headers?.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) != true {
-                endpoint.headers = (headers ?? [:]).merging(["Content-Type": contentType.rawValue]) { mine, _ in mine }
-            }
+            endpoint.headers = (headers ?? [:]).addingDefault("Content-Type", contentType.rawValue)
         } else {
             endpoint.body = try encode(body: body)
         }

@@ -65,23 +65,22 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     ///
     /// - Throws: ``TinyAPIError``.
     public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
-        do {
-            let request = try requests.request(for: endpoint)
-            return try await transport.load(
-                Endpoint(request: request, parse: decoder.parse(checksContentType: checksContentType)))
-        } catch {
-            throw TinyAPIError(error)
-        }
+        try await load(endpoint, parse: decoder.parse(checksContentType: checksContentType))
     }
 
     /// Sends the endpoint's request and returns the response body as it came (empty when there was none).
     ///
     /// - Throws: ``TinyAPIError``, ``TinyAPIError/Kind/httpError(_:)`` for a status outside 200–299.
     public func requestData(_ endpoint: any TinyAPIEndpoint) async throws -> Data {
-        do {
-            return try await transport.load(
-                Endpoint(request: requests.request(for: endpoint)) { data, _ in .success(data ?? Data()) })
-        } catch {
+        try await load(endpoint) { data, _ in .success(data ?? Data()) }
+    }
+
+    /// Loads the endpoint's request (built once, see `RequestCache`) and parses the response with `parse`: every
+    /// failure becomes a ``TinyAPIError``.
+    private func load<T>(
+        _ endpoint: any TinyAPIEndpoint, parse: @escaping @Sendable (Data?, URLResponse?) -> Result<T, any Error>
+    ) async throws -> T {
+        do { return try await transport.load(Endpoint(request: requests.request(for: endpoint), parse: parse)) } catch {
             throw TinyAPIError(error)
         }
     }

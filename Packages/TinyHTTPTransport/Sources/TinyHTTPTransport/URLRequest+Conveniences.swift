@@ -47,3 +47,11 @@ extension URLRequest {
         setHeader("Content-Type", contentType.rawValue)
     }
 }
+
+extension [String: String] {
+    /// These header fields with `value` under `name`, unless a field of that name (compared case-insensitively) is
+    /// there already: a default that never overrides what the caller gave.
+    @_spi(TinyKit) public func addingDefault(_ name: String, _ value: String) -> Self {
+        keys.contains { $0.caseInsensitiveCompare(name) == .orderedSame } ? self : merging([name: value]) { $1 }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(TinyKit) import TinyHTTPTransport
 
 /// What a mock route answers: a status code with headers and a body, or a failure.
 ///
@@ -52,10 +53,6 @@ public enum MockResponse: Sendable {
     /// type already.
     static func content(_ body: Data, type: String, status: Int = 200, headers: [String: String] = [:]) -> MockResponse
     {
-        var headers = headers
-        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
-            headers["Content-Type"] = type
-        }
-        return .status(status, headers: headers, body: body)
+        .status(status, headers: headers.addingDefault("Content-Type", type), body: body)
     }
 }

@@ -193,9 +193,9 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// The mock file's contents as a 200 response.
     private func fileResponse(method: HTTPMethod, path segments: [String]) throws -> MockResponse {
         let path = "/" + segments.joined(separator: "/")
-        // `name` is `nil` when the mock has no files. `routes` (a locked, sorted listing) is read only for the
+        // `name` is `nil` when the mock has no files. `routes` (a listing made under the lock) is read only for the
         // error message, never on the answered path.
-        let name = try files.map { _ in try MockFiles.fileName(for: method, segments: segments, path: path) }
+        let name = files == nil ? nil : try MockFiles.fileName(for: method, segments: segments, path: path)
         guard let files, let name, let file = try files.url(ofFileNamed: name, path: path) else {
             throw MockError.noMock(
                 method: method, path: path, lookedFor: name, in: files?.directory.path, routes: routes)

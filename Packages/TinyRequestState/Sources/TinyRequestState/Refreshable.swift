@@ -13,9 +13,7 @@
 public struct Refreshable<Value> {
     /// The current request state. Setting a success also updates ``value``.
     public var state: RequestState<Value> {
-        didSet {
-            if case .success(let newValue) = state { value = newValue }
-        }
+        didSet { value = state.value ?? value }  // `.some` for every success, even of an optional `Value`
     }
 
     /// The value of the latest success, kept while reloading and after a failure; `nil` before the first success.
@@ -25,11 +23,6 @@ public struct Refreshable<Value> {
     public init(_ state: RequestState<Value> = .idle) {
         self.state = state
         self.value = state.value
-    }
-
-    /// Forgets the kept value and goes back to `.idle`.
-    public mutating func reset() {
-        self = Refreshable()
     }
 }
 

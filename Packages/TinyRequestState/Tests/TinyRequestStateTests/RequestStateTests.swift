@@ -144,11 +144,13 @@ private enum APIError: Error, Equatable {
         #expect(users.value == ["Ada", "Grace"] && users.state.error == nil)
     }
 
-    @Test func resetForgetsTheValue() {
-        var users = Refreshable(RequestState<[String]>.success(["Ada"]))
-        #expect(users.value == ["Ada"])
-        users.reset()
-        #expect(users.value == nil && users.state == .idle)
+    @Test func aSuccessOfNilReplacesTheKeptValue() {
+        var nickname = Refreshable(RequestState<String?>.success("Ada"))
+        nickname.state = .success(nil)
+        nickname.state = .loading
+        #expect(nickname.value == .some(nil))
+        nickname = Refreshable()  // starting over forgets the kept value
+        #expect(nickname.value == nil && nickname.state == .idle)
     }
 
     @Test func equalityIncludesTheKeptValue() {

@@ -84,8 +84,7 @@ public final class EndpointRegistry: Sendable {
         let request = endpoint.request
         let headers = (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }
         return [
-            "\(ObjectIdentifier(A.self))", (request.httpMethod ?? "GET").uppercased(),
-            request.url?.absoluteString ?? "",
+            "\(ObjectIdentifier(A.self))", request.method.rawValue, request.url?.absoluteString ?? "",
             request.httpBody?.base64EncodedString() ?? "",
         ] + headers.filter { keyHeaders.contains($0.0) }.sorted { $0 < $1 }.flatMap { [$0.0, $0.1] }
     }

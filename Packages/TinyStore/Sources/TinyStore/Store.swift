@@ -94,8 +94,11 @@ public final class Store<F: Feature>: Observable {
         current = newState
         changes.changed()  // after the change: observers told of it read the new state
         if hasObservers {
-            observers.removeAll { $0.callback?.onChange == nil }
-            for observer in observers { observer.callback?.onChange?(newState) }
+            var ended = false
+            for observer in observers {
+                if let onChange = observer.callback?.onChange { onChange(newState) } else { ended = true }
+            }
+            if ended { observers.removeAll { $0.callback?.onChange == nil } }  // releases ended observations
         }
         guard let work = F.effect(for: action, state: newState).work else { return StoreTask(task: nil) }  // `.none`
         return start(work, of: action, catch: handler)

@@ -34,36 +34,34 @@
             _ logger: Logger, level: Logger.Level = .info, redaction: HTTPRedaction = .default,
             clock: any Clock<Duration> = ContinuousClock()
         ) -> HTTPMiddleware {
-            HTTPMiddleware { request, next in
-                // One redacted summary (a URL parse) for both lines of a request; the metrics middleware times it.
+            // The metrics middleware times each exchange; each line makes its own redacted summary (a URL parse).
+            .metrics(clock: clock) { request in
+                let body = request.httpBody ?? Data()
                 let exchange = redaction.summary(of: request)
-                let requestBody = request.httpBody ?? Data()
-                logger.log(level: level, "→ \(exchange) (\(requestBody.count) bytes)")
+                logger.log(level: level, "→ \(exchange) (\(body.count) bytes)")
                 // `trace` evaluates its metadata only when the logger's level is `trace`.
                 logger.trace(
                     "→ \(exchange) headers and body",
-                    metadata: details(request.allHTTPHeaderFields ?? [:], requestBody, redaction))
-                let timed = HTTPMiddleware.metrics(clock: clock) { metrics in
-                    let elapsed = "\(Int((metrics.duration / .milliseconds(1)).rounded())) ms"
-                    switch metrics.result {
-                    case .success((let body, let response)):
-                        logger.log(
-                            level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")
-                        logger.trace(
-                            "← \(response.statusCode) \(exchange) headers and body",
-                            metadata: details(response.allHeaderFields, body, redaction))
-                    case .failure(let error):
-                        // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
-                        // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
-                        // Bodies stay on trace lines: the failure of a status the retry middleware gave up on carries one.
-                        var failure = HTTPTransportError(mapping: error, request: nil)
-                        failure.request = nil
-                        failure.body = nil
-                        let reason = failure.description(redacting: redaction)
-                        logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed): \(reason)")
-                    }
+                    metadata: details(request.allHTTPHeaderFields ?? [:], body, redaction))
+            } finished: { metrics in
+                let exchange = redaction.summary(of: metrics.request)
+                let elapsed = "\(Int((metrics.duration / .milliseconds(1)).rounded())) ms"
+                switch metrics.result {
+                case .success((let body, let response)):
+                    logger.log(level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")
+                    logger.trace(
+                        "← \(response.statusCode) \(exchange) headers and body",
+                        metadata: details(response.allHeaderFields, body, redaction))
+                case .failure(let error):
+                    // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
+                    // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
+                    // Bodies stay on trace lines: the failure of a status the retry middleware gave up on carries one.
+                    var failure = HTTPTransportError(mapping: error, request: nil)
+                    failure.request = nil
+                    failure.body = nil
+                    let reason = failure.description(redacting: redaction)
+                    logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed): \(reason)")
                 }
-                return try await next.with(timed).send(request)
             }
         }
     }

@@ -115,7 +115,7 @@
         }
 
         @Test func headersAndBodiesOnlyAtTraceLevelAndRedacted() async throws {
-            let redaction = HTTPRedaction.default.adding(headers: ["x-custom-token"], queryParameters: ["SIG"])
+            let redaction = HTTPRedaction(headers: ["x-custom-token"], queryParameters: ["SIG"])
             let entries = try await exchange(level: .trace, redaction: redaction)
 
             #expect(entries.map(\.level) == [.info, .trace, .info, .trace])
@@ -142,7 +142,7 @@
 
         @Test(arguments: [Logger.Level.trace, .debug, .info])
         func secretsNeverAppearAnywhere(level: Logger.Level) async throws {
-            let redaction = HTTPRedaction.default.adding(headers: ["X-Custom-Token"], queryParameters: ["sig"])
+            let redaction = HTTPRedaction(headers: ["X-Custom-Token"], queryParameters: ["sig"])
             let entries = try await exchange(level: level, redaction: redaction)
 
             let everything = entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
@@ -152,14 +152,14 @@
             }
         }
 
-        @Test func theUsualSecretHeadersAreRedactedEvenByARedactionWithoutThem() async throws {
+        @Test func theUsualSecretsAreRedactedEvenByARedactionThatNamesOthers() async throws {
             let entries = try await exchange(level: .trace, redaction: HTTPRedaction(headers: ["X-Custom-Token"]))
 
             let everything = entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
-            for secret in ["t0ken", "c00kie", "s3ssion", "pr0xy", "cust0m"] {
+            for secret in ["t0ken", "c00kie", "s3ssion", "pr0xy", "cust0m", "k3y"] {
                 #expect(!everything.contains(secret), "\(secret) was logged")
             }
-            #expect(everything.contains("api_key=k3y"))  // query parameters stay as the redaction names them
+            #expect(everything.contains("api_key=***"))
         }
 
         @Test func nothingBelowTheLoggersLevel() async throws {

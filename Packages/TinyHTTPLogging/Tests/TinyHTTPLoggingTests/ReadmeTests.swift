@@ -13,7 +13,7 @@
 
     // The README's quick start, verbatim, compiled here:
     func makeAPITransport(logger: Logger, base: any HTTPTransport = URLSessionTransport.shared) -> any HTTPTransport {
-        let redaction = HTTPRedaction.default.adding(headers: ["X-API-Key"], queryParameters: ["sig"])
+        let redaction = HTTPRedaction(headers: ["X-API-Key"], queryParameters: ["sig"])
         return base.with(.retry(), .logging(logger, level: .debug, redaction: redaction))
     }
 

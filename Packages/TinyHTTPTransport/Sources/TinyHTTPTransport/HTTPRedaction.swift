@@ -7,21 +7,24 @@ import Foundation
 /// `***`; its name stays, so you can still see that it was sent.
 ///
 /// ```swift
-/// let redaction = HTTPRedaction.default.adding(headers: ["X-API-Key"], queryParameters: ["sig"])
+/// let redaction = HTTPRedaction(headers: ["X-API-Key"], queryParameters: ["sig"])
 /// redaction.redacted(headers: ["Authorization": "Bearer abc", "Accept": "application/json"])
 /// // ["Authorization": "***", "Accept": "application/json"]
 /// ```
 ///
-/// Names are compared case-insensitively. `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are secret in
-/// every redaction, like the password of a URL.
+/// Names are compared case-insensitively. The names of ``default`` are secret in every redaction, like the password of
+/// a URL.
 public struct HTTPRedaction: Hashable, Sendable {
     /// The secret header names, lower-cased.
     private(set) var headers: Set<String>
     /// The secret query parameter names, lower-cased.
     private(set) var queryParameters: Set<String>
 
-    /// The headers that are secret in every redaction: credentials and cookies.
-    private static let alwaysSecret: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    /// The headers and query parameters that are secret in every redaction: credentials, cookies and tokens.
+    private static let alwaysSecret: (headers: Set<String>, queryParameters: Set<String>) = (
+        ["authorization", "proxy-authorization", "cookie", "set-cookie"],
+        ["access_token", "refresh_token", "id_token", "client_secret", "api_key", "password"]
+    )
 
     /// What a secret value is replaced with: `***`.
     static let placeholder = "***"
@@ -29,22 +32,13 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`; the query parameters `access_token`,
     /// `refresh_token`, `id_token`, `client_secret`, `api_key` and `password`; and the password of a URL's user
     /// information (`https://user:password@host`), which is always redacted.
-    public static let `default` = HTTPRedaction(
-        headers: [],
-        queryParameters: ["access_token", "refresh_token", "id_token", "client_secret", "api_key", "password"])
+    public static let `default` = HTTPRedaction()
 
-    /// Creates a redaction of these header and query parameter names (see ``default`` and
-    /// ``adding(headers:queryParameters:)`` to extend the usual ones instead). `Authorization`,
-    /// `Proxy-Authorization`, `Cookie` and `Set-Cookie` are secret in every redaction.
-    public init(headers: Set<String>, queryParameters: Set<String> = []) {
-        self.headers = Set(headers.map { $0.lowercased() }).union(Self.alwaysSecret)
-        self.queryParameters = Set(queryParameters.map { $0.lowercased() })
-    }
-
-    /// This redaction with more secret header and query parameter names.
-    public func adding(headers: Set<String> = [], queryParameters: Set<String> = []) -> HTTPRedaction {
-        HTTPRedaction(
-            headers: self.headers.union(headers), queryParameters: self.queryParameters.union(queryParameters))
+    /// Creates a redaction of these header and query parameter names besides those of ``default``, which are secret
+    /// in every redaction.
+    public init(headers: Set<String> = [], queryParameters: Set<String> = []) {
+        self.headers = Set(headers.map { $0.lowercased() }).union(Self.alwaysSecret.headers)
+        self.queryParameters = Set(queryParameters.map { $0.lowercased() }).union(Self.alwaysSecret.queryParameters)
     }
 
     /// `headers` with every secret value replaced by `***`.

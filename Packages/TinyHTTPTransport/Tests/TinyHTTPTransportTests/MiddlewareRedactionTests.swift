@@ -21,7 +21,7 @@ import Testing
         #expect(redacted["X-API-Key"] == "k")
         #expect(redacted["Accept"] == "application/json")
 
-        let custom = HTTPRedaction.default.adding(headers: ["x-api-key"])
+        let custom = HTTPRedaction(headers: ["x-api-key"])
         #expect(custom.redacted(headers: headers)["X-API-Key"] == "***")
     }
 
@@ -30,7 +30,7 @@ import Testing
         #expect(
             HTTPRedaction.default.redacted(url: url)
                 == "https://ada:***@api.example.com/a?Access_Token=***&page=2&sig=xyz")
-        let custom = HTTPRedaction.default.adding(queryParameters: ["sig"])
+        let custom = HTTPRedaction(queryParameters: ["sig"])
         #expect(custom.redacted(url: url) == "https://ada:***@api.example.com/a?Access_Token=***&page=2&sig=***")
         let plain = try #require(URL(string: "https://api.example.com/a?page=2"))
         #expect(HTTPRedaction.default.redacted(url: plain) == "https://api.example.com/a?page=2")
@@ -50,8 +50,8 @@ import Testing
         for secret in ["t0ken", "c00kie", "k3y"] {
             #expect(!error.description.contains(secret))
         }
-        let custom = HTTPRedaction(headers: [], queryParameters: [])
-        #expect(error.description(redacting: custom).contains("api_key=k3y"))
+        let custom = HTTPRedaction(headers: ["X-Other"], queryParameters: ["other"])  // the usual names stay secret
+        #expect(error.description(redacting: custom) == error.description)
     }
 
     @Test func summaryIsTheMethodAndTheRedactedURLWithoutHeadersOrBody() throws {
@@ -66,8 +66,8 @@ import Testing
         for secret in ["s3cret", "hunter2", "t0ken", "b0dy"] {
             #expect(!summary.contains(secret))
         }
-        let custom = HTTPRedaction(headers: [], queryParameters: ["next"])
-        #expect(custom.summary(of: request) == "POST https://ada:***@api.example.com/login?password=hunter2&next=***")
+        let custom = HTTPRedaction(queryParameters: ["next"])
+        #expect(custom.summary(of: request) == "POST https://ada:***@api.example.com/login?password=***&next=***")
     }
 
     @Test func summaryOfARequestWithoutMethodOrURL() throws {

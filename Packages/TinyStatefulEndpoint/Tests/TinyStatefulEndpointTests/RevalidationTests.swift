@@ -132,4 +132,42 @@ import TinyRequestState
         #expect(load.isCancelled == cancels)
         #expect(endpoint.state == (cancels ? .idle : .success("v1")))
     }
+
+    @MainActor @Test func aReloadCancelledAfterTheGracePeriodGoesBackToTheKeptValueAndLoadIfNeededLoadsAgain()
+        async throws
+    {
+        let transport = NumberingTransport(holding: [2])
+        let clock = TestClock(opened: 0)
+        let endpoint = StatefulEndpoint(
+            endpoint: textEndpoint(), transport: transport, maximumAge: .seconds(10),
+            cancelsUnobservedLoadAfter: .seconds(2), clock: clock)
+        defer { clock.open(.max / 2) }  // lets the grace period's last sleep end
+        endpoint.loadIfNeeded()
+        await endpoint.task?.value  // "v1", kept
+        await clock.waitForSleeps(1)
+        clock.open()  // the first load's grace period: that load is over, its check ends
+
+        clock.advance(by: .seconds(11))  // stale: a new screen reloads it
+        var owner: Owner? = Owner()
+        endpoint.observe(owner: try #require(owner)) { _ in }
+        let reload = try #require(endpoint.task)
+        await transport.waitForCalls(2)
+        await clock.waitForSleeps(2)
+        owner = nil  // the screen goes away while the reload runs
+        clock.open()  // two seconds later, nobody observes it
+        await clock.waitForSleeps(3)  // the check cancelled the reload before sleeping again
+
+        #expect(reload.isCancelled)
+        #expect(endpoint.state == .success("v1"))  // the kept value again, not a failure nor `.idle`
+        #expect(endpoint.value == "v1")
+        transport.release()
+        await reload.value
+        #expect(endpoint.state == .success("v1"))  // the cancelled reload's late "v2" is dropped
+
+        endpoint.loadIfNeeded()  // the kept value is still stale: it loads again
+        #expect(endpoint.state == .loading)
+        await endpoint.task?.value
+        #expect(endpoint.state == .success("v3"))
+        #expect(transport.calls == 3)
+    }
 }

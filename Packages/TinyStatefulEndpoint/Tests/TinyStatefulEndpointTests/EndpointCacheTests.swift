@@ -37,6 +37,26 @@ import TinyMocks
         #expect(mock.requests.count == 2)  // stale: loaded again
     }
 
+    @Test func cancellingTheCallerThatStartedTheSharedLoadDoesNotCancelItForTheOthers() async throws {
+        let clock = TestClock(opened: 0)
+        let mock = numberedMock(clock)  // its answer waits on `clock`, and a cancelled wait throws
+        let cache = EndpointCache(endpoint: textEndpoint(), transport: mock)
+        let starter = Task { try await cache.value() }
+        await clock.waitForSleeps(1)  // the starter's load is in flight
+        let other = Task { try await cache.value() }
+        // Time for the other caller to join the load (if it came after it ended, it got the kept value, or, had the
+        // load been cancelled, sent a second request: either way the checks below tell).
+        for _ in 0..<100 { await Task.yield() }
+        starter.cancel()
+        clock.open(.max / 2)  // every request answers from now on: a second one would show, not hang
+
+        #expect(try await other.value == "v1")
+        #expect(mock.requests.count == 1)
+        _ = await starter.result  // the cancelled caller's own answer is not what this pins
+        #expect(try await cache.value() == "v1")  // kept: the load finished
+        #expect(mock.requests.count == 1)
+    }
+
     @Test func aStaleValueIsRevalidatedAndA304IsNotDecoded() async throws {
         let mock = MockTransport()
         mock.register(

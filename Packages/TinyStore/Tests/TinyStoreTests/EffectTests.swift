@@ -44,4 +44,35 @@ import TinyStore
         #expect(store.state.results.isEmpty)
         #expect(store.effects.isEmpty)
     }
+
+    /// Each running effect stays tracked until it ends, whichever ends first, and only it leaves the list: an effect
+    /// started after one ended is told apart from the one still running.
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test(arguments: [(first: 1, second: 0), (first: 0, second: 1)])
+    func effectsEndingInAnyOrderThenANewOneAreEachTrackedUntilTheyEnd(first: Int, second: Int) async {
+        let gates = GatedFeature.Gates(count: 3)
+        let store = Store<GatedFeature>(initialState: .init(gates: gates))
+        let tasks = [store.send(.start(0)), store.send(.start(1))]
+        #expect(store.effects.map(\.action) == [.start(0), .start(1)])
+
+        gates.open(first)
+        await tasks[first].finish()
+        #expect(store.effects.map(\.action) == [.start(second)])
+        let third = store.send(.start(2))
+        #expect(store.effects.map(\.action) == [.start(second), .start(2)])
+        #expect(Set(store.effects.map(\.serial)).count == 2)
+
+        gates.open(second)
+        await tasks[second].finish()
+        #expect(store.effects.map(\.action) == [.start(2)])  // the one that ended left, not the new one
+        #expect(!third.isCancelled)
+
+        gates.open(2)
+        await third.finish()
+        #expect(store.effects.isEmpty)
+        #expect(
+            store.state.log == [
+                "start 0", "start 1", "finished \(first)", "start 2", "finished \(second)", "finished 2",
+            ])
+    }
 }

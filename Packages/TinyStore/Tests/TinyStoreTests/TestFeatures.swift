@@ -150,3 +150,53 @@ struct SearchFeature: Feature {
         }
     }
 }
+
+/// Effects the test ends one by one, in any order: `.start(n)`'s effect waits until gate `n` is opened, then sends
+/// `.finished(n)` back.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+struct GatedFeature: Feature {
+    /// One gate per effect, opened by the test.
+    struct Gates: Sendable {
+        let gates: [AsyncStream<Void>]
+        let openers: [AsyncStream<Void>.Continuation]
+
+        init(count: Int) {
+            let streams = (0..<count).map { _ in AsyncStream<Void>.makeStream() }
+            (gates, openers) = (streams.map(\.stream), streams.map(\.continuation))
+        }
+
+        func open(_ number: Int) { openers[number].yield() }
+    }
+
+    struct State: Sendable {
+        var log: [String] = []
+        var gates: Gates?
+    }
+
+    enum Action: Sendable, Equatable {
+        case start(Int)
+        case finished(Int)
+    }
+
+    static var initialState: State { State() }
+
+    static func reducer(state: inout State, action: Action) throws {
+        switch action {
+        case .start(let number): state.log.append("start \(number)")
+        case .finished(let number): state.log.append("finished \(number)")
+        }
+    }
+
+    static func effect(for action: Action, state: State) -> Effect<Action> {
+        switch action {
+        case .start(let number):
+            guard let gate = state.gates?.gates[number] else { return .none }
+            return .run {
+                for await _ in gate { break }
+                return .finished(number)
+            }
+        case .finished:
+            return .none
+        }
+    }
+}

@@ -500,6 +500,51 @@ import TinyKitTestServer
         #expect(error.message == "the request has no URL")
     }
 
+    /// Every request the transport refuses before sending, by its own checks or AsyncHTTPClient's.
+    enum Refusal: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case headerNameNotAToken, nonASCIIHeaderName, headerValueWithCRLF, headerValueWithControlCharacter
+        case methodNotAToken, ftpScheme, unixSocketScheme, noHost, traceWithBody, bodyStream, noURL
+
+        var testDescription: String { rawValue }
+
+        /// The refused request; `server` is where it would go if it were sent.
+        func request(to server: TestServer) -> URLRequest {
+            var request = URLRequest(url: server.url("/refused"))
+            switch self {
+            case .headerNameNotAToken: request.allHTTPHeaderFields = ["Bad Name": "x"]
+            case .nonASCIIHeaderName: request.allHTTPHeaderFields = ["Ä-Name": "x"]
+            case .headerValueWithCRLF: request.allHTTPHeaderFields = ["X-Note": "a\r\nX-Injected: yes"]
+            case .headerValueWithControlCharacter: request.allHTTPHeaderFields = ["X-Note": "a\u{1}"]
+            case .methodNotAToken: request.httpMethod = "GET\r\nX-Injected: 1\r\nX:"
+            case .ftpScheme: request.url = URL(string: "ftp://127.0.0.1:\(server.baseURL.port ?? 0)/refused")
+            case .unixSocketScheme: request.url = URL(string: "http+unix://%2Ftmp%2Fsocket/refused")
+            case .noHost: request.url = URL(string: "http:///refused")
+            case .traceWithBody: (request.httpMethod, request.httpBody) = ("TRACE", Data("x".utf8))
+            case .bodyStream: (request.httpMethod, request.httpBodyStream) = ("POST", InputStream(data: Data("x".utf8)))
+            case .noURL: request.url = nil
+            }
+            return request
+        }
+    }
+
+    @Test(arguments: Refusal.allCases)
+    func aRefusedRequestIsAnInvalidRequestThatCarriesTheRequest(_ refusal: Refusal) async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let request = refusal.request(to: server)
+        #expect((request.url == nil) == (refusal == .noURL))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await AsyncHTTPClientTransport.shared.send(request)
+        }
+
+        #expect(error.code == .invalidRequest)
+        #expect(error.request == request)
+        #expect(error.request?.url == request.url)
+        #expect(error.request?.httpMethod == request.httpMethod)
+        #expect(server.requests.isEmpty)
+    }
+
     @Test(arguments: [
         (HTTPClientError.cancelled, HTTPTransportError.Code.cancelled),
         (.deadlineExceeded, .timedOut), (.readTimeout, .timedOut), (.connectTimeout, .timedOut),

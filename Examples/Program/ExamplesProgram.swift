@@ -3,10 +3,6 @@ import TinyHTTPTransport
 import TinyKitDemoServer
 import TinyKitExampleCombinations
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The `tinykit-examples` program: parses the command line, picks the server or mocks, runs every example and
 /// renders the table. `main` prints; ``run(arguments:)`` returns what it would print, for tests.
 public enum ExamplesProgram {

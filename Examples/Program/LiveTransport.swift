@@ -1,9 +1,6 @@
 import Foundation
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 #if AsyncHTTPClient
     import TinyAsyncHTTPClientTransport
 #endif

@@ -3,10 +3,6 @@ import Testing
 import TinyHTTPTransport
 import TinyKitDemoServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The demo server over real sockets on 127.0.0.1.
 @Suite(.timeLimit(.minutes(1))) struct DemoServerTests {
     func request(_ method: HTTPMethod, _ url: URL, body: String? = nil) -> URLRequest {

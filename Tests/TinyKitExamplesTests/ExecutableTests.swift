@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The built `tinykit-examples` executable, run as a user runs it: exit status and what reaches the terminal.
 ///
 /// `swift build --build-tests` and `swift test` build it next to the tests; when it is missing, every test here

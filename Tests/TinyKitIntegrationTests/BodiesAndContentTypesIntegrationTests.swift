@@ -3,10 +3,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Request bodies, response content types and paths over `URLSessionTransport` and a real HTTP server: what is sent
 /// is what was given, and what is decoded is what was asked for.
 @Suite(.timeLimit(.minutes(1))) struct BodiesAndContentTypesIntegrationTests {

@@ -3,10 +3,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A `401` carrying `WWW-Authenticate: Basic` arrives as a typed `401` error, within the request's timeout,
 /// through every entry that sends with `URLSession`: they share one send path. On Linux, FoundationNetworking never
 /// completes such a request on a session without a delegate that cancels the challenge (swift-corelibs-foundation

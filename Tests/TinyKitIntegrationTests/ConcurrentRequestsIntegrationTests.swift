@@ -3,10 +3,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Many requests at once to a slow loopback server (swift-corelibs-foundation #3287, #4841): each entry keeps one
 /// long-lived session (the transport's own, or the shared session's one twin) rather than a session per request
 /// (#4791, #5469), and every request finishes.

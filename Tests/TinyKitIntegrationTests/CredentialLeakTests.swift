@@ -3,10 +3,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Credentials sent (`Authorization`, `Cookie`, `Proxy-Authorization`, a URL password, a secret query parameter) or
 /// received (`Set-Cookie`) never appear in a description or error message of the stack.
 @Suite(.timeLimit(.minutes(1))) struct CredentialLeakTests {

@@ -6,10 +6,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct EndpointLoadingIntegrationTests {
     struct Item: Codable, Equatable, Sendable {
         var id: Int

@@ -3,10 +3,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Hostile input from the caller: bad base URLs and paths, header values that would inject lines, query text that
 /// needs every kind of escaping, bodies that cannot be encoded, mock paths that try to leave their directory. Each
 /// gives a clear error or arrives intact; none crashes.

@@ -3,10 +3,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `URLSessionTransport` + `Endpoint` against servers that misbehave on purpose (a raw TCP server scripts each
 /// one): every case states the outcome it expects, and no case may crash or hang.
 @Suite(.timeLimit(.minutes(1))) struct HostileServerTests {

@@ -4,10 +4,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Refreshes `Bearer expired` to `Bearer fresh`, counting its refreshes.
 private actor ExpiringTokens: CredentialProvider {
     private var token = "expired"

@@ -3,10 +3,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// One set of endpoint tests, run against the in-process HTTP server (over `URLSessionTransport`) and against
 /// `MockTransport` serving the same routes: TinyAPIClient and Endpoint users see the same results from both.
 @Suite(.timeLimit(.minutes(1))) struct MockParityTests {

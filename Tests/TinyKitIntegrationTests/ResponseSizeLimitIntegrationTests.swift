@@ -3,10 +3,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `URLSessionTransport.maximumResponseBodySize` over real HTTP: the same limit, default and error as
 /// `AsyncHTTPClientTransport`'s, and a body over it is refused without being held whole.
 @Suite(.timeLimit(.minutes(1))) struct ResponseSizeLimitIntegrationTests {

@@ -6,10 +6,6 @@ import TinyKitTestServer
 
 @testable import TinyStatefulEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `StatefulEndpoint` revalidation, freshness, persistence, value-with-error and cancel-when-unobserved, against
 /// the in-process HTTP server through the live `URLSessionTransport` (its default configuration, URL cache included).
 @MainActor @Suite(.timeLimit(.minutes(1))) struct RevalidationIntegrationTests {

@@ -3,10 +3,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // Compiles and runs every snippet of the root README.md (ReadmeSnippetTests checks that each line is here).
 // The snippets' file-scope declarations come first; the statements run in `RootReadmeTests` against the in-process
 // server. `server` (the tinyAPI base URL string) is task-local, so parallel tests each get their own server.

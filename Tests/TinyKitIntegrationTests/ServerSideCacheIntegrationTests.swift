@@ -4,10 +4,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A server process keeping an upstream API's answer in an `EndpointCache`, over real HTTP and the live
 /// `URLSessionTransport` (the same over `AsyncHTTPClientTransport`: that package's `ServerSideCacheTests`): many
 /// concurrent request handlers, none on the main actor, one upstream request per stale value.

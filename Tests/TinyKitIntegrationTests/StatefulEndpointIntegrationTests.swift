@@ -4,10 +4,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `StatefulEndpoint` against a real HTTP server on loopback, through the live `URLSessionTransport`.
 @Suite(.timeLimit(.minutes(1))) struct StatefulEndpointIntegrationTests {
     struct Todo: Codable, Sendable, Equatable {

@@ -3,10 +3,6 @@ import Testing
 @_spi(TinyKit) import TinyHTTPTransport
 import TinyKit
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Many tasks sharing one `StatefulEndpoint`, one `Store`, one `MockTransport`: nothing lost, nothing duplicated,
 /// observers whose owners die mid-stream released. Bounded in count; no timing is asserted.
 @Suite(.timeLimit(.minutes(1))) struct StressTests {

@@ -3,10 +3,6 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `URLSessionTransport` against a real HTTP server on 127.0.0.1: the transport behaviour suite every transport
 /// passes (`TransportBehaviour`, in TinyKitTestServer), then what only URLSession and TinyKit's loading add.
 @Suite(.timeLimit(.minutes(1))) struct TransportIntegrationTests {

@@ -5,10 +5,6 @@ import NIOFoundationCompat
 import TinyAsyncHTTPClientTransport
 import TinyKit
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The element of the JSON arrays served (scripts/bench.sh writes the same shape).
 struct User: Codable, Sendable, Equatable {
     var id: Int

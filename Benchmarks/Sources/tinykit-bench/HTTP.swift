@@ -1,10 +1,6 @@
 import Foundation
 import TinyKit
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Raw URLSession against each TinyKit client, and raw AsyncHTTPClient against `AsyncHTTPClientTransport`, on the
 /// small and the large payload, one and eight requests in flight. Rounds interleave the clients (the order rotates
 /// every round) so that drift hits all of them; each figure in the ratio column is the median over rounds of the

@@ -2,10 +2,6 @@ import Foundation
 import Observation
 import TinyKit
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 private let mockURL = URL(string: "http://mock.invalid/users") ?? URL(fileURLWithPath: "/users")
 
 /// A mock answering `GET /users` with a ~1 KB array of users, after `delay`.

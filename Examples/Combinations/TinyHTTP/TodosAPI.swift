@@ -3,10 +3,6 @@ import TinyEndpoint
 import TinyHTTPTransport
 import TinyStatefulEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The todos API in TinyHTTP's style: a type with one method per endpoint, and `all`, one `StatefulEndpoint`
 /// that every screen showing the todos shares.
 final class TodosAPI: Sendable {

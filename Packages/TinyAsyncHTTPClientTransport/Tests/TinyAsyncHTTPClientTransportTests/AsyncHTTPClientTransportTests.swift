@@ -9,10 +9,6 @@ import TinyKitTestServer
 
 @testable import TinyAsyncHTTPClientTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// What AsyncHTTPClientTransport adds to the behaviour both transports share: its limits, its defaults, its request
 /// checks and its error mapping.
 @Suite(.timeLimit(.minutes(2))) struct AsyncHTTPClientTransportTests {

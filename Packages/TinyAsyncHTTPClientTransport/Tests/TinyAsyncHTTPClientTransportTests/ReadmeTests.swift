@@ -5,10 +5,6 @@ import TinyAsyncHTTPClientTransport
 import TinyHTTPTransport
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // The README's quick start and "Your own client", verbatim, compiled here:
 struct Todo: Decodable, Sendable {
     let id: Int

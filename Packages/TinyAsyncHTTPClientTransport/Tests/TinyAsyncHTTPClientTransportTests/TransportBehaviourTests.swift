@@ -5,10 +5,6 @@ import TinyAsyncHTTPClientTransport
 import TinyHTTPTransport
 import TinyKitTestServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The transports the behaviour suite compares: the same checks, the same in-process server, both must pass.
 enum TransportUnderTest: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession = "URLSessionTransport"

@@ -4,10 +4,6 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct EndpointTests {
     @Test func buildsTheRequestFromItsParts() throws {
         let body = Data("payload".utf8)

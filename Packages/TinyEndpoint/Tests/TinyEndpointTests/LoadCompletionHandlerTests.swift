@@ -3,10 +3,6 @@ import Testing
 import TinyEndpoint
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `HTTPTransport.load(_:onComplete:)`: TinyNetworking's callback shape on any transport.
 @Suite(.timeLimit(.minutes(1))) struct LoadCompletionHandlerTests {
     /// Loads with a callback and waits for it.

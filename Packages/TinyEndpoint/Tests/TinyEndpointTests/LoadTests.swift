@@ -4,10 +4,6 @@ import Testing
 
 @testable import TinyEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct LoadTests {
     @Test func sendsTheRequestAndParsesTheResponse() async throws {
         let transport = StubTransport(body: #"{"name":"Ada"}"#)

@@ -4,10 +4,6 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `Data` and `String` request bodies are sent as they are, never JSON-encoded (a `Data` would become a base64 JSON
 /// string), with a `Content-Type` that does not claim JSON unless the caller sets one.
 @Suite(.timeLimit(.minutes(1))) struct RawBodyTests {

@@ -5,10 +5,6 @@ import Testing
 import TinyEndpoint
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // MARK: Quick start
 
 struct Todo: Codable, Sendable {

@@ -4,10 +4,6 @@ import Testing
 
 @testable import TinyEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A body the default `JSONEncoder` cannot encode: JSON has no NaN.
 struct Reading: Encodable, Sendable {
     var sensor: String

@@ -4,10 +4,6 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An endpoint that expects JSON refuses a response labelled as something else before decoding it.
 @Suite(.timeLimit(.minutes(1))) struct ResponseContentTypeTests {
     static let json = Data(#"{"name":"Ada"}"#.utf8)

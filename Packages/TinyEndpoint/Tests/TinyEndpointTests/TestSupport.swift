@@ -2,10 +2,6 @@ import Foundation
 import TinyEndpoint
 @_spi(TinyKit) import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A transport answering every request with a closure, recording what it was sent: one per test.
 final class StubTransport: HTTPTransport {
     typealias Handler = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)

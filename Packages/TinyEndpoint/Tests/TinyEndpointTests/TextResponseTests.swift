@@ -4,10 +4,6 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `String` as the result type of a JSON endpoint is the body as text, in the charset of its `Content-Type`.
 @Suite(.timeLimit(.minutes(1))) struct TextResponseTests {
     func response(contentType: String?) throws -> HTTPURLResponse {

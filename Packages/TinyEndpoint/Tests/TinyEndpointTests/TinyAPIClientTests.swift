@@ -4,10 +4,6 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct TinyAPIClientTests {
     @Test func requestDecodesWithTheInjectedDecoder() async throws {
         let decoder = JSONDecoder()

@@ -4,10 +4,6 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An endpoint described by its parts, for the tests.
 struct TestAPIEndpoint: TinyAPIEndpoint {
     var baseURL = "https://api.example.com"

@@ -4,10 +4,6 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct TinyAPIErrorTests {
     @Test func seedSpellingsCompileAndCompareByKind() {
         let failure: Result<[User], TinyAPIError> = .failure(.networkError(URLError(.timedOut).localizedDescription))

@@ -4,10 +4,6 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The `URLSession` loading APIs without a server: a refused connection on 127.0.0.1. The root integration tests
 /// run them against the in-process test server.
 @Suite(.timeLimit(.minutes(1))) struct URLSessionEndpointTests {

@@ -7,10 +7,6 @@
     import TinyHTTPLogging
     @_spi(TinyKit) import TinyHTTPTransport
 
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking
-    #endif
-
     /// A transport answering with a closure, per test.
     struct ClosureTransport: HTTPTransport {
         let handler: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)

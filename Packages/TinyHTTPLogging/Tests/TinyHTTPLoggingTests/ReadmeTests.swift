@@ -7,10 +7,6 @@
     import TinyHTTPLogging
     import TinyHTTPTransport
 
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking
-    #endif
-
     // The README's quick start, verbatim, compiled here:
     func makeAPITransport(logger: Logger, base: any HTTPTransport = URLSessionTransport.shared) -> any HTTPTransport {
         let redaction = HTTPRedaction(headers: ["X-API-Key"], queryParameters: ["sig"])

@@ -3,10 +3,6 @@ import Testing
 
 @testable import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct HTTPTransportErrorTests {
     let request = URLRequest(method: .post, url: URL(fileURLWithPath: "/api/users"))
 

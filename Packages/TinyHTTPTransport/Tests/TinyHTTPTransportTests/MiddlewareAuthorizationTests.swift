@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Hands out `Bearer <n>` credentials: `Bearer 0` first, `Bearer 1` after the first refresh, and so on.
 private actor Tokens: CredentialProvider {
     private(set) var generation = 0

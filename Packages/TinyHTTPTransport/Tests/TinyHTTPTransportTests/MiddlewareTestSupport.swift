@@ -1,10 +1,6 @@
 import Foundation
 @_spi(TinyKit) import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A transport answering with a closure, per test.
 struct ClosureTransport: HTTPTransport {
     let handler: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)

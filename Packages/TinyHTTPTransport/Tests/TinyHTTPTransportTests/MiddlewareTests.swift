@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct MiddlewareTests {
     /// A middleware that records when the request passes it on the way in and the response on the way out.
     func tracing(_ name: String, into trace: Recorder<String>) -> HTTPMiddleware {

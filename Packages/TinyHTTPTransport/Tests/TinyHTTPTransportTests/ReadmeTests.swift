@@ -3,10 +3,6 @@ import Testing
 import TinyHTTPTransport
 @_spi(TinyKit) import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // The README's quick start, verbatim, compiled here:
 func loadTodo(id: Int, baseURL: URL, transport: any HTTPTransport = URLSessionTransport.shared) async throws -> Data {
     let url = baseURL.appendingRelative("todos/\(id)").appendingQueryParameters(["fields": "id,title", "q": "a+b"])

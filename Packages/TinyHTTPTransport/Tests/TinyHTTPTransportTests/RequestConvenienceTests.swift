@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct RequestConvenienceTests {
     let url = URL(fileURLWithPath: "/tmp/example")
 

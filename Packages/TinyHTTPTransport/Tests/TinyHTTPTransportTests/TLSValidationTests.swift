@@ -3,10 +3,6 @@ import Testing
 
 @testable import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// TLS certificate validation is never turned off: the transport's session delegate gives server-trust challenges
 /// the default handling (the system validates the certificate), whatever else it does with HTTP authentication.
 @Suite(.timeLimit(.minutes(1))) struct TLSValidationTests {

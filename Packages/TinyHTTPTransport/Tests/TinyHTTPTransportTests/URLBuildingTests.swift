@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct URLBuildingTests {
     private func url(_ text: String) throws -> URL { try #require(URL(string: text)) }
 

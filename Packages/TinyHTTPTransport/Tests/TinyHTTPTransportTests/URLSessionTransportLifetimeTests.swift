@@ -3,10 +3,6 @@ import Testing
 
 @testable import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct URLSessionTransportLifetimeTests {
     @Test func releasingTheTransportReleasesItsSessionAndDelegate() async throws {
         weak var delegate: SessionDelegate?

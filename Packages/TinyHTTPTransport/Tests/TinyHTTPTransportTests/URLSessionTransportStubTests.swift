@@ -3,10 +3,6 @@ import Testing
 
 @testable import TinyHTTPTransport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A `URLProtocol` stub that reads what to do from the request itself, so parallel tests share no table:
 /// the header `X-Stub` is `status <code>` (the body then echoes the method and URL), `error <URLError code>` or
 /// `hang` (nothing until the request is cancelled).

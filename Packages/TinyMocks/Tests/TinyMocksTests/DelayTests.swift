@@ -5,10 +5,6 @@ import TinyHTTPTransport
 
 @testable import TinyMocks
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct DelayTests {
     @Test func theMockDelayIsWaitedOnTheInjectedClock() async throws {
         let clock = RecordingClock()

@@ -4,10 +4,6 @@ import TinyHTTPTransport
 
 @testable import TinyMocks
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct FileMockTests {
     @Test(arguments: [
         (HTTPMethod.get, "/users", "mock_get_users.json"),

@@ -4,10 +4,6 @@ import TinyHTTPTransport
 
 @testable import TinyMocks
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Request paths that try to make the mock read outside its directory, or to name impossible files.
 @Suite(.timeLimit(.minutes(1))) struct HostilePathTests {
     /// A temporary folder holding secrets, with the mock directory `mocks` inside it.

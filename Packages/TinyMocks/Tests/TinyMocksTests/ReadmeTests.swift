@@ -5,10 +5,6 @@ import TinyHTTPTransport
 import TinyMocks
 @testable import TinyMocks
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // The README's snippets, compiled and run (every line of its ```swift blocks appears here).
 
 struct APIClientDependency {

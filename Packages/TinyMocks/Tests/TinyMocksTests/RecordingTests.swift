@@ -4,10 +4,6 @@ import TinyHTTPTransport
 
 @testable import TinyMocks
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct RecordingTests {
     @Test func recordsMethodURLHeadersAndBodyInOrder() async throws {
         let mock = MockTransport(files: fixtures)

@@ -4,10 +4,6 @@ import TinyEndpoint
 import TinyHTTPTransport
 import TinyMocks
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An endpoint whose JSON body cannot be encoded (`Endpoint.requestError`) fails on the mock as on a live transport:
 /// loading throws the encoding error and nothing is sent, so the mock records no request.
 @Suite(.timeLimit(.minutes(1))) struct RequestErrorTests {

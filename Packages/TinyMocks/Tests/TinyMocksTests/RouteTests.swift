@@ -5,10 +5,6 @@ import TinyHTTPTransport
 
 @testable import TinyMocks
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct RouteTests {
     @Test func aRouteAnswersWithStatusHeadersAndBody() async throws {
         let mock = MockTransport()

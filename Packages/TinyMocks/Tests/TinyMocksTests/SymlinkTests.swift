@@ -5,10 +5,6 @@ import TinyHTTPTransport
 
 @testable import TinyMocks
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Symbolic links in and to the mock directory: one that leads outside it is refused, as the README promises; one
 /// that stays inside, or a directory reached through a link, works.
 @Suite(.timeLimit(.minutes(1))) struct SymlinkTests {

@@ -4,10 +4,6 @@ import Testing
 
 @testable import TinyMocks
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The seed's model.
 struct User: Codable, Equatable, Sendable {
     let id: Int

@@ -6,10 +6,6 @@ import TinyMocks
 
 @testable import TinyStatefulEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `EndpointCache`: one load for concurrent callers, freshness, revalidation and shared failures, off the main actor.
 @Suite(.timeLimit(.minutes(1))) struct EndpointCacheTests {
     static let url = URL(string: "https://api.example.com/rates")

@@ -7,10 +7,6 @@ import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(.timeLimit(.minutes(1))) struct LoadingTests {
     @Test func thousandConcurrentLoadIfNeededCallsSendOneRequest() async {
         let clock = TestClock(opened: 0)

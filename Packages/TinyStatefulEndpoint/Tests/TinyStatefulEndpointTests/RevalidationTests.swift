@@ -7,10 +7,6 @@ import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Revalidation, freshness, the stored value and cancel-when-unobserved, on a mock transport and a test clock (the
 /// same behaviour over real HTTP: the root's `RevalidationIntegrationTests`).
 @Suite(.timeLimit(.minutes(1))) struct RevalidationTests {

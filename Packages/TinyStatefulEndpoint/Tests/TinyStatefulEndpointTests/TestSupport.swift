@@ -7,10 +7,6 @@ import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A clock the test drives, for the mock's delays and for freshness: `now` moves only with ``advance(by:)``, and
 /// the n-th sleep (a request waiting for its answer) returns once ``open(_:)`` has let n sleeps through, or throws
 /// when its task is cancelled.

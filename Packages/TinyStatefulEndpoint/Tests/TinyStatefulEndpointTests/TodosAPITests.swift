@@ -6,10 +6,6 @@ import TinyMocks
 import TinyRequestState
 import TinyStatefulEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 struct Todo: Codable, Sendable, Equatable {
     var id: Int?
     var title: String?

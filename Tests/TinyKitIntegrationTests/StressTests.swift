@@ -27,6 +27,15 @@ import TinyKit
 
     private final class Owner: Sendable {}
 
+    /// A weak reference, to check that something was released.
+    private struct Weak<Object: AnyObject> {
+        weak var object: Object?
+
+        init(_ object: Object?) {
+            self.object = object
+        }
+    }
+
     /// What the observers of the reload test saw, and the owners that die during it.
     @MainActor private final class Seen {
         var logs: [[RequestState<Int>]] = Array(repeating: [], count: 40)
@@ -165,7 +174,9 @@ import TinyKit
         let store = Store<Counter>()
         var observed: [Int] = []
         let kept = store.observe { observed.append($0.count) }
-        var dropped: StoreObservation? = store.observe { _ in }
+        var droppedCalls = 0
+        var dropped: StoreObservation? = store.observe { _ in droppedCalls += 1 }
+        let droppedReleased = Weak(dropped)
 
         let tasks = (0..<50).map { task in
             Task { @MainActor in
@@ -176,7 +187,10 @@ import TinyKit
             }
         }
         await Task.yield()
-        dropped = nil  // an observation released while the actions run
+        // An observation released while the actions run: gone at once, and never called again.
+        dropped = nil
+        #expect(droppedReleased.object == nil)
+        let droppedCallsWhenReleased = droppedCalls
         try await bounded {
             for task in tasks { await task.value }
         }
@@ -184,7 +198,7 @@ import TinyKit
         #expect(store.state.count == 1_000)
         #expect(observed.last == 1_000)
         #expect(observed == observed.sorted())
-        #expect(dropped == nil)
+        #expect(droppedCalls == droppedCallsWhenReleased)
         withExtendedLifetime(kept) {}
     }
 }

@@ -222,10 +222,11 @@ struct Weak<Object: AnyObject> {
         let store = Store<Counter>()
         let seen = Recorder<Int>()
         var observation: StoreObservation? = store.observe { seen.values.append($0.count) }
+        let released = Weak(observation)
         store.send(.increment)
         observation = nil
+        #expect(released.object == nil)  // the store holds it weakly: nothing else keeps it alive
         store.send(.increment)
-        #expect(observation == nil)
         #expect(seen.values == [0, 1])
     }
 
@@ -247,19 +248,24 @@ struct Weak<Object: AnyObject> {
         var screen: Screen? = Screen()
         let released = Weak(screen)
         var observation: StoreObservation? = store.observe { [screen] _ in _ = screen }
+        let observationReleased = Weak(observation)
         screen = nil
         #expect(released.object != nil)
-        observation = nil  // released: the callback and what it holds go now, not at the next change
+        // Released: the observation, its callback and what it holds go now, not at the next change.
+        observation = nil
+        #expect(observationReleased.object == nil)
         #expect(released.object == nil)
 
         var other: Screen? = Screen()
         let otherReleased = Weak(other)
         let cancelled = store.observe { [other] _ in _ = other }
         other = nil
-        cancelled.cancel()
-        cancelled.cancel()  // a second cancel does nothing
-        #expect(otherReleased.object == nil)
-        #expect(observation == nil)
+        // Cancelled, not released: the callback goes while the observation itself is still held.
+        withExtendedLifetime(cancelled) {
+            cancelled.cancel()
+            cancelled.cancel()  // a second cancel does nothing
+            #expect(otherReleased.object == nil)
+        }
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)

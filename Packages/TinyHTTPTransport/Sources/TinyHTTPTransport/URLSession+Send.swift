@@ -60,14 +60,14 @@ extension URLSession: HTTPTransport {
         for request: URLRequest, refusal: (any Error)?, limit: Int?, sent: Locked<SentTask>,
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
     ) -> URLSessionDataTask {
+        let session = challengeAnsweringSession
         do {
             if let refusal { throw refusal }
             try request.validate()
         } catch {
-            // A task only to hand back, cancelled before anyone can resume it; its URL is never contacted (so this
-            // session does, without looking for its twin).
+            // A task only to hand back, cancelled before anyone can resume it; its URL is never contacted.
             let placeholder = request.url ?? URL(fileURLWithPath: "/")
-            let task = dataTask(with: placeholder) { _, _, _ in completion(.failure(error)) }
+            let task = session.dataTask(with: placeholder) { _, _, _ in completion(.failure(error)) }
             task.cancel()
             return task
         }
@@ -106,7 +106,6 @@ extension URLSession: HTTPTransport {
             }
             completion(.success((data, http)))
         }
-        let session = challengeAnsweringSession
         let task: URLSessionDataTask
         if let limit, let delegate = session.delegate as? SessionDelegate {
             task = session.dataTask(with: request)

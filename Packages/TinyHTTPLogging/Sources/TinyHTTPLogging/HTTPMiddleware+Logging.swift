@@ -17,10 +17,9 @@
         ///
         /// - Headers and bodies are logged only when the logger's level is `trace`: one more line per request and per
         ///   response, with `headers` and `body` (its first 1000 bytes, as text) in the metadata.
-        /// - Secrets are always redacted, whatever the level: the values of `Authorization`, `Proxy-Authorization`,
-        ///   `Cookie`, `Set-Cookie` and the headers and query parameters `redaction` names (see `HTTPRedaction`); the
-        ///   first four even when `redaction` was built without them. Bodies are not redacted: keep trace level off
-        ///   where bodies carry secrets.
+        /// - Secrets are always redacted, whatever the level: the values of the headers and query parameters of
+        ///   `HTTPRedaction.default` (`Authorization`, `Cookie`, `access_token`, …), secret in every redaction, and
+        ///   those `redaction` names. Bodies are not redacted: keep trace level off where bodies carry secrets.
         /// - Put it below the retry middleware to log every attempt, and below the authorization middleware to see
         ///   the header it adds (redacted).
         ///

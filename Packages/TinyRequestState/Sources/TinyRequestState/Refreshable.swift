@@ -10,6 +10,8 @@
 /// users.state = .loading        // users.value == ["Ada"], users.state.isLoading == true
 /// users.state = .failure("Offline")  // users.value == ["Ada"], users.state.error?.message == "Offline"
 /// ```
+///
+/// To start over (after a logout, say), assign `Refreshable()`: it forgets the kept value.
 public struct Refreshable<Value> {
     /// The current request state. Setting a success also updates ``value``.
     public var state: RequestState<Value> {

@@ -46,6 +46,8 @@ public final class Store<F: Feature>: Observable {
     private var observers: [WeakObserver] = [] { didSet { hasObservers = !observers.isEmpty } }
     /// `!observers.isEmpty`, without the generic metadata lookups that cost tens of nanoseconds in every `send`.
     private var hasObservers = false
+    /// States to deliver, each to the observers registered when it happened (how many of them).
+    private var deliveries: [(state: F.State, observers: Int)] = []
     /// Where Observation sees `state` change. Not generic, so registering an access or a change costs what it costs
     /// in a plain `@Observable` class: no key path into a generic class (microseconds to make), no generic lookups.
     private let changes = Changes()
@@ -93,15 +95,25 @@ public final class Store<F: Feature>: Observable {
         }
         current = newState
         changes.changed()  // after the change: observers told of it read the new state
-        if hasObservers {
-            var ended = false
-            for observer in observers {
-                if let onChange = observer.callback?.onChange { onChange(newState) } else { ended = true }
-            }
-            if ended { observers.removeAll { $0.callback?.onChange == nil } }  // releases ended observations
-        }
+        if hasObservers { deliver(newState) }
         guard let work = F.effect(for: action, state: newState).work else { return StoreTask(task: nil) }  // `.none`
         return start(work, of: action, catch: handler)
+    }
+
+    /// Hands `state` to the observers registered now, in order. A state sent by an observer while it is called waits
+    /// for the current delivery to end, so every observer sees the states in the order they happened (the last one
+    /// last), as `StatefulEndpoint` delivers them.
+    private func deliver(_ state: F.State) {
+        deliveries.append((state, observers.count))
+        guard deliveries.count == 1 else { return }  // a delivery is under way: it delivers this state next
+        var ended = false
+        while let (state, count) = deliveries.first {
+            for observer in observers[..<count] {
+                if let onChange = observer.callback?.onChange { onChange(state) } else { ended = true }
+            }
+            deliveries.removeFirst()
+        }
+        if ended { observers.removeAll { $0.callback?.onChange == nil } }  // drops the entries of ended observations
     }
 
     /// Reports an error to ``onError`` (out of line: its generic types would cost every `send` tens of nanoseconds).

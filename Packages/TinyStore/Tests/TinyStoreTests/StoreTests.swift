@@ -242,6 +242,27 @@ struct Weak<Object: AnyObject> {
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func aStateSentByAnObserverReachesEveryObserverAfterTheCurrentOne() {
+        let store = Store<Counter>()
+        let (first, second) = (Recorder<Int>(), Recorder<Int>())
+        let sender = store.observe { state in
+            first.values.append(state.count)
+            if state.count == 1 { store.send(.increment) }  // while the other observer has not seen 1 yet
+        }
+        let late = store.observe { second.values.append($0.count) }
+        let joiner = Recorder<StoreObservation>()
+        let joining = store.observe { state in
+            // Registered while 1 is delivered: it starts from the current state and then sees only later ones.
+            guard state.count == 1, joiner.values.isEmpty else { return }
+            joiner.values.append(store.observe { second.values.append($0.count * 10) })
+        }
+        store.send(.increment)
+        #expect(first.values == [0, 1, 2])
+        #expect(second.values == [0, 1, 20, 2])  // 20: the joiner's first call, with the state then current
+        withExtendedLifetime((sender, late, joining, joiner)) {}
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func anEndedObservationReleasesItsCallbackAtOnce() {
         final class Screen {}
         let store = Store<Counter>()

@@ -277,41 +277,6 @@ import TinyKitTestServer
         #expect(refused.statusCode == 401)
     }
 
-    @Test(arguments: [
-        ("Ä-Name", "x", "is not an HTTP token"), ("", "x", "is not an HTTP token"),
-        ("Bad Name", "x", "is not an HTTP token"), ("X-Secret", "s3cr3t\u{1}", "contains a control character"),
-        ("X-Secret", "s3cr3t\u{7F}", "contains a control character"),
-    ])
-    func headersSwiftNIOWouldTrapOnOrQuoteAreRefused(name: String, value: String, reason: String) async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        var request = URLRequest(url: server.url("/echo"))
-        request.allHTTPHeaderFields = [name: value]
-
-        let error = try await #require(throws: HTTPTransportError.self) {
-            try await AsyncHTTPClientTransport.shared.send(request)
-        }
-
-        #expect(error.code == .invalidRequest)
-        #expect(error.message?.contains(reason) == true)
-        #expect(!error.description.contains("s3cr3t"))
-        #expect(server.requests.isEmpty)
-    }
-
-    @Test func traceWithABodyIsAnInvalidRequest() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        var request = URLRequest(method: HTTPMethod(rawValue: "TRACE"), url: server.url("/echo"))
-        request.httpBody = Data("x".utf8)
-
-        let error = try await #require(throws: HTTPTransportError.self) {
-            try await AsyncHTTPClientTransport.shared.send(request)
-        }
-
-        #expect(error.code == .invalidRequest)
-        #expect(server.requests.isEmpty)
-    }
-
     @Test(arguments: [301, 302])
     func postRedirectedBy301Or302ContinuesAsGet(status: Int) async throws {
         let server = try await TestServer.start()
@@ -342,17 +307,6 @@ import TinyKitTestServer
 
         #expect(error.code == .other)
         #expect(server.requests.count == 21)
-    }
-
-    @Test func unixSocketURLsAreRefused() async throws {
-        let url = try #require(URL(string: "http+unix://%2Ftmp%2Fsocket/path"))
-
-        let error = try await #require(throws: HTTPTransportError.self) {
-            try await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
-        }
-
-        #expect(error.code == .invalidRequest)
-        #expect(error.message?.contains("http and https URLs only") == true)
     }
 
     @Test(arguments: [0, -1, .nan, .infinity, 1e300])
@@ -457,60 +411,25 @@ import TinyKitTestServer
         }
     }
 
-    @Test func bodyStreamIsRefusedRatherThanDropped() async throws {
-        let server = try await TestServer.start()
-        defer { server.stop() }
-        var request = URLRequest(method: .post, url: server.url("/echo"))
-        request.httpBodyStream = InputStream(data: Data("payload".utf8))
-
-        let error = try await #require(throws: HTTPTransportError.self) {
-            try await AsyncHTTPClientTransport.shared.send(request)
-        }
-
-        #expect(error.code == .invalidRequest)
-        #expect(error.message?.contains("httpBodyStream") == true)
-        #expect(server.requests.isEmpty)
-    }
-
-    @Test(arguments: ["ftp://127.0.0.1/file", "http:///no-host"])
-    func urlsAsyncHTTPClientCannotSendAreInvalidRequests(_ text: String) async throws {
-        let url = try #require(URL(string: text))
-
-        let error = try await #require(throws: HTTPTransportError.self) {
-            try await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
-        }
-
-        #expect(error.code == .invalidRequest)
-        #expect(error.description.contains(text))
-    }
-
-    @Test func requestWithoutURLIsRefused() async throws {
-        var request = URLRequest(url: URL(fileURLWithPath: "/"))
-        request.url = nil
-
-        let error = try await #require(throws: HTTPTransportError.self) {
-            try await AsyncHTTPClientTransport.shared.send(request)
-        }
-
-        #expect(error.code == .invalidRequest)
-        #expect(error.message == "the request has no URL")
-    }
-
     /// Every request the transport refuses before sending, by its own checks or AsyncHTTPClient's.
     enum Refusal: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case headerNameNotAToken, nonASCIIHeaderName, headerValueWithCRLF, headerValueWithControlCharacter
+        case headerNameNotAToken, nonASCIIHeaderName, emptyHeaderName
+        case headerValueWithCRLF, headerValueWithControlCharacter, headerValueWithDEL
         case methodNotAToken, ftpScheme, unixSocketScheme, noHost, traceWithBody, bodyStream, noURL
 
         var testDescription: String { rawValue }
 
-        /// The refused request; `server` is where it would go if it were sent.
+        /// The refused request; `server` is where it would go if it were sent. Header values hold `s3cr3t`, which no
+        /// error may print.
         func request(to server: TestServer) -> URLRequest {
             var request = URLRequest(url: server.url("/refused"))
             switch self {
             case .headerNameNotAToken: request.allHTTPHeaderFields = ["Bad Name": "x"]
             case .nonASCIIHeaderName: request.allHTTPHeaderFields = ["Ä-Name": "x"]
-            case .headerValueWithCRLF: request.allHTTPHeaderFields = ["X-Note": "a\r\nX-Injected: yes"]
-            case .headerValueWithControlCharacter: request.allHTTPHeaderFields = ["X-Note": "a\u{1}"]
+            case .emptyHeaderName: request.allHTTPHeaderFields = ["": "x"]
+            case .headerValueWithCRLF: request.allHTTPHeaderFields = ["X-Secret": "s3cr3t\r\nX-Injected: yes"]
+            case .headerValueWithControlCharacter: request.allHTTPHeaderFields = ["X-Secret": "s3cr3t\u{1}"]
+            case .headerValueWithDEL: request.allHTTPHeaderFields = ["X-Secret": "s3cr3t\u{7F}"]
             case .methodNotAToken: request.httpMethod = "GET\r\nX-Injected: 1\r\nX:"
             case .ftpScheme: request.url = URL(string: "ftp://127.0.0.1:\(server.baseURL.port ?? 0)/refused")
             case .unixSocketScheme: request.url = URL(string: "http+unix://%2Ftmp%2Fsocket/refused")
@@ -520,6 +439,20 @@ import TinyKitTestServer
             case .noURL: request.url = nil
             }
             return request
+        }
+
+        /// What the error's description says of the refusal.
+        var reason: String {
+            switch self {
+            case .headerNameNotAToken, .nonASCIIHeaderName, .emptyHeaderName, .methodNotAToken: "is not an HTTP token"
+            case .headerValueWithCRLF: "contains CR, LF or NUL"
+            case .headerValueWithControlCharacter, .headerValueWithDEL: "contains a control character"
+            case .ftpScheme, .unixSocketScheme: "sends http and https URLs only"
+            case .noHost: "http:///refused"
+            case .traceWithBody: "traceRequestWithBody"
+            case .bodyStream: "does not send an httpBodyStream"
+            case .noURL: "the request has no URL"
+            }
         }
     }
 
@@ -536,8 +469,8 @@ import TinyKitTestServer
 
         #expect(error.code == .invalidRequest)
         #expect(error.request == request)
-        #expect(error.request?.url == request.url)
-        #expect(error.request?.httpMethod == request.httpMethod)
+        #expect(error.description.contains(refusal.reason), "\(error)")
+        #expect(!error.description.contains("s3cr3t"))
         #expect(server.requests.isEmpty)
     }
 

@@ -63,17 +63,20 @@ import TinyHTTPTransport
         _ = try await send(Self.bytes)
         _ = try await send("plain text")
         _ = try await send(Data("{}".utf8), headers: ["Content-Type": "application/json"])
+        _ = try await send("<a/>", headers: ["content-type": "application/xml"])  // the caller's, in any case
         _ = try await send(User(name: "Ada"))
 
         let sent = transport.requests
         #expect(
             sent.map(\.httpBody) == [
-                Self.bytes, Data("plain text".utf8), Data("{}".utf8), Data(#"{"name":"Ada"}"#.utf8),
+                Self.bytes, Data("plain text".utf8), Data("{}".utf8), Data("<a/>".utf8), Data(#"{"name":"Ada"}"#.utf8),
             ])
         #expect(
             sent.map { $0.value(forHTTPHeaderField: "Content-Type") } == [
-                "application/octet-stream", "text/plain; charset=utf-8", "application/json", "application/json",
+                "application/octet-stream", "text/plain; charset=utf-8", "application/json", "application/xml",
+                "application/json",
             ])
+        #expect(sent[3].allHTTPHeaderFields?.keys.filter { $0.lowercased() == "content-type" }.count == 1)
         #expect(sent.allSatisfy { $0.method == method })
     }
 }

@@ -45,12 +45,12 @@ import TinyHTTPTransport
 
     @Test(.timeLimit(.minutes(1)))
     func cancellingDuringTheDelayThrowsCancelled() async throws {
-        let (started, continuation) = AsyncStream.makeStream(of: Void.self)
-        let mock = MockTransport(files: fixtures, delay: .seconds(3600), clock: AnnouncingClock(started: continuation))
+        let clock = RecordingClock(sleepsUntilCancelled: true)
+        let mock = MockTransport(files: fixtures, delay: .seconds(3600), clock: clock)
         let users = try request(.get, "https://h/users")
         let task = Task { try await mock.send(users) }
-        var iterator = started.makeAsyncIterator()
-        await iterator.next()
+        var started = clock.started.makeAsyncIterator()
+        #expect(await started.next() == .seconds(3600))
         task.cancel()
         do {
             _ = try await task.value
@@ -96,21 +96,5 @@ import TinyHTTPTransport
         let mock = MockTransport(files: fixtures, delay: delay, clock: clock)
         #expect(try await mock.send(request(.get, "https://h/users")).1.statusCode == 200)
         #expect(clock.sleeps == sleeps)
-    }
-}
-
-/// Real time, announcing each sleep as it starts.
-struct AnnouncingClock: Clock {
-    let started: AsyncStream<Void>.Continuation
-    private let base = ContinuousClock()
-
-    init(started: AsyncStream<Void>.Continuation) { self.started = started }
-
-    var now: ContinuousClock.Instant { base.now }
-    var minimumResolution: Duration { base.minimumResolution }
-
-    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-        started.yield()
-        try await base.sleep(until: deadline, tolerance: tolerance)
     }
 }

@@ -53,8 +53,9 @@ func transportError(
     return nil
 }
 
-/// A test clock: every sleep returns at once (still noticing cancellation), moves `now` to its deadline and is
-/// recorded.
+/// A test clock: every sleep moves `now` to its deadline, is recorded, and returns at once (still noticing
+/// cancellation), unless the clock was made with `sleepsUntilCancelled`: then it waits until its task is cancelled,
+/// after yielding the duration to ``started``.
 final class RecordingClock: Clock, Sendable {
     struct Instant: InstantProtocol {
         var offset: Duration
@@ -64,6 +65,15 @@ final class RecordingClock: Clock, Sendable {
     }
 
     private let state = Locked((now: Instant(offset: .zero), sleeps: [Duration]()))
+    private let sleepsUntilCancelled: Bool
+    private let startedSleeping: AsyncStream<Duration>.Continuation
+    /// The duration of each sleep, as it starts.
+    let started: AsyncStream<Duration>
+
+    init(sleepsUntilCancelled: Bool = false) {
+        self.sleepsUntilCancelled = sleepsUntilCancelled
+        (started, startedSleeping) = AsyncStream.makeStream(of: Duration.self)
+    }
 
     var now: Instant { state.withLock { $0.now } }
     var minimumResolution: Duration { .zero }
@@ -72,9 +82,13 @@ final class RecordingClock: Clock, Sendable {
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
-        state.withLock { state in
-            state.sleeps.append(state.now.duration(to: deadline))
+        let duration = state.withLock { state in
+            let duration = state.now.duration(to: deadline)
+            state.sleeps.append(duration)
             state.now = max(state.now, deadline)
+            return duration
         }
+        startedSleeping.yield(duration)
+        while sleepsUntilCancelled { try await Task.sleep(for: .seconds(3600)) }
     }
 }

@@ -99,7 +99,7 @@ import TinyKitTestServer
         let (server, _) = try await Self.revalidatingServer(
             validator: ("ETag", #""v1""#), condition: "If-None-Match", extra: ["Cache-Control": cacheControl])
         defer { server.stop() }
-        let clock = StatefulEndpointIntegrationTests.ManualClock()
+        let clock = TestClock()
         let todos = StatefulEndpoint(
             endpoint: Self.endpoint(server.url("/todos"), decodes: Locked(0)), transport: URLSessionTransport(),
             clock: clock)

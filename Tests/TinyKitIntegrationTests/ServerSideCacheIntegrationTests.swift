@@ -27,7 +27,7 @@ import TinyKitTestServer
             decodes.withLock { $0 += 1 }
             return Result { try JSONDecoder().decode(Rates.self, from: data ?? Data()) }
         }
-        let clock = StatefulEndpointIntegrationTests.ManualClock()
+        let clock = TestClock()
         let rates = EndpointCache(endpoint: endpoint, transport: URLSessionTransport(), clock: clock)
 
         // 100 request handlers of the server at once, on the global executor.

@@ -63,23 +63,6 @@ import TinyKitTestServer
         }
     }
 
-    /// A clock whose time moves only when the test says so.
-    final class ManualClock: Clock, Sendable {
-        struct Instant: InstantProtocol {
-            var offset: Duration
-            func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-            func duration(to other: Instant) -> Duration { other.offset - offset }
-            static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-        }
-
-        private let offset = Locked(Duration.zero)
-
-        var now: Instant { Instant(offset: offset.withLock { $0 }) }
-        var minimumResolution: Duration { .zero }
-        func advance(by duration: Duration) { offset.withLock { $0 += duration } }
-        func sleep(until deadline: Instant, tolerance: Duration?) async throws { try Task.checkCancellation() }
-    }
-
     @MainActor static func waitUntil<A: Sendable>(
         _ endpoint: StatefulEndpoint<A>, _ predicate: (RequestState<A>) -> Bool
     ) async -> RequestState<A>? {
@@ -171,7 +154,7 @@ import TinyKitTestServer
             let number = await counter.next()
             return .json(200, #"[{"id": \#(number)}]"#)
         }
-        let clock = ManualClock()
+        let clock = TestClock()
         let shared = StatefulEndpoint(
             endpoint: TodosAPI(url: server.url("/todos")).get(), transport: URLSessionTransport(),
             maximumAge: .seconds(60), clock: clock)

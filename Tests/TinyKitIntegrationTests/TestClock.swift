@@ -1,7 +1,8 @@
 @_spi(TinyKit) import TinyHTTPTransport
 
-/// A test clock: each sleep reports its duration to `onSleep`, then waits that long in real time when `waits` is
-/// set (else it returns at once, still noticing cancellation), and moves `now` to its deadline.
+/// A test clock: `now` moves only when a test moves it (``advance(by:)``) or something sleeps on it. Each sleep
+/// reports its duration to `onSleep`, then waits that long in real time when `waits` is set (else it returns at once,
+/// still noticing cancellation), and moves `now` to its deadline.
 struct TestClock: Clock {
     struct Instant: InstantProtocol {
         var offset: Duration
@@ -16,6 +17,9 @@ struct TestClock: Clock {
 
     var now: Instant { current.withLock { $0 } }
     var minimumResolution: Duration { .zero }
+
+    /// Moves `now` on by `duration`, as if that much time had passed.
+    func advance(by duration: Duration) { current.withLock { $0 = $0.advanced(by: duration) } }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let duration = now.duration(to: deadline)

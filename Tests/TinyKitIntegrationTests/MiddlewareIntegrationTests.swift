@@ -65,9 +65,13 @@ private struct SignInAgain: Error {}
     @Test func retriesARealServiceUnavailableThenSucceeds() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
-        let answered = CallCounter()
+        let received = Locked(0)
         await server.route("GET /flaky") { _ in
-            answered.next() == 0 ? .json(503, #"{"error":"busy"}"#, headers: ["Retry-After": "1"]) : .json(200, "[]")
+            let number = received.withLock { count in
+                count += 1
+                return count
+            }
+            return number == 1 ? .json(503, #"{"error":"busy"}"#, headers: ["Retry-After": "1"]) : .json(200, "[]")
         }
         let retrying = transport.with(.retry(RetryPolicy(maxAttempts: 3), clock: instant))
 
@@ -229,19 +233,5 @@ extension Result {
     fileprivate var failure: Failure? {
         if case .failure(let error) = self { return error }
         return nil
-    }
-}
-
-/// Counts calls from any thread.
-// @unchecked Sendable: `value` is only read and written while holding `lock`.
-private final class CallCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value - 1
     }
 }

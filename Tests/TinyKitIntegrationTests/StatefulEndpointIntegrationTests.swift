@@ -54,15 +54,6 @@ import TinyKitTestServer
         }
     }
 
-    /// Numbers the requests a route receives.
-    actor Counter {
-        private(set) var value = 0
-        func next() -> Int {
-            value += 1
-            return value
-        }
-    }
-
     @MainActor static func waitUntil<A: Sendable>(
         _ endpoint: StatefulEndpoint<A>, _ predicate: (RequestState<A>) -> Bool
     ) async -> RequestState<A>? {
@@ -110,9 +101,12 @@ import TinyKitTestServer
         let server = try await TestServer.start()
         defer { server.stop() }
         let gate = Gate()
-        let counter = Counter()
+        let received = Locked(0)
         await server.route("GET /todos") { _ in
-            let number = await counter.next()
+            let number = received.withLock { count in
+                count += 1
+                return count
+            }
             if number == 1 { await gate.wait() }  // the first answer is slow
             return .json(200, #"[{"id": \#(number)}]"#)
         }
@@ -132,9 +126,13 @@ import TinyKitTestServer
     @MainActor @Test func aFailedReloadKeepsTheTypedErrorAndTheLastValue() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
-        let counter = Counter()
+        let received = Locked(0)
         await server.route("GET /todos") { _ in
-            await counter.next() == 1 ? .json(200, #"[{"id": 1}]"#) : .json(503, #"{"error": "maintenance"}"#)
+            let number = received.withLock { count in
+                count += 1
+                return count
+            }
+            return number == 1 ? .json(200, #"[{"id": 1}]"#) : .json(503, #"{"error": "maintenance"}"#)
         }
         let shared = StatefulEndpoint(
             endpoint: TodosAPI(url: server.url("/todos")).get(), transport: URLSessionTransport())
@@ -149,9 +147,12 @@ import TinyKitTestServer
     @MainActor @Test func aLoadRunsAgainOnceTheValueIsOlderThanTheMaximumAge() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
-        let counter = Counter()
+        let received = Locked(0)
         await server.route("GET /todos") { _ in
-            let number = await counter.next()
+            let number = received.withLock { count in
+                count += 1
+                return count
+            }
             return .json(200, #"[{"id": \#(number)}]"#)
         }
         let clock = TestClock()

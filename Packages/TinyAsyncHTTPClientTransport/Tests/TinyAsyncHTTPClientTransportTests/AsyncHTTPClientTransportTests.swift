@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Testing
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 import TinyKitTestServer
 
 @testable import TinyAsyncHTTPClientTransport
@@ -190,9 +190,13 @@ import TinyKitTestServer
     @Test func retryMiddlewareRetriesStatusesAndRefusedConnections() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
-        let answers = Countdown(failures: 2)
+        let received = Locked(0)
         await server.route("GET /flaky") { _ in
-            await answers.next() ? .json(503, #"{"busy":true}"#) : .json(200, #"{"ok":true}"#)
+            let number = received.withLock { count in
+                count += 1
+                return count
+            }
+            return number <= 2 ? .json(503, #"{"busy":true}"#) : .json(200, #"{"ok":true}"#)
         }
         let policy = RetryPolicy(maxAttempts: 3, baseDelay: .zero, jitter: 0)
 
@@ -520,17 +524,6 @@ import TinyKitTestServer
         #expect(mapped.code == .invalidRequest)
         #expect(mapped.message == "the header X is bad")
         #expect(mapped.request == request)
-    }
-}
-
-/// Answers `true` (fail) for the first `failures` calls, then `false`.
-actor Countdown {
-    private var failures: Int
-    init(failures: Int) { self.failures = failures }
-
-    func next() -> Bool {
-        failures -= 1
-        return failures >= 0
     }
 }
 

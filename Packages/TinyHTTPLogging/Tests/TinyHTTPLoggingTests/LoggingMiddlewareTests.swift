@@ -61,17 +61,6 @@
         }
     }
 
-    /// A count that concurrent closures take numbers from: 0, 1, 2, …
-    func counter() -> @Sendable () -> Int {
-        let count = Locked(0)
-        return {
-            count.withLock { count in
-                defer { count += 1 }
-                return count
-            }
-        }
-    }
-
     @Suite(.timeLimit(.minutes(1))) struct LoggingMiddlewareTests {
         let secrets = ["t0ken", "c00kie", "s3ssion", "k3y", "s1g", "pr0xy", "cust0m"]
 
@@ -188,9 +177,13 @@
 
         @Test func eachAttemptIsLoggedBelowTheRetryMiddleware() async throws {
             let (logger, handler) = memoryLogger(level: .info)
-            let next = counter()
+            let sent = Locked(0)
             let transport = ClosureTransport { request in
-                try reply(request, next() == 0 ? 503 : 200)
+                let number = sent.withLock { count in
+                    count += 1
+                    return count
+                }
+                return try reply(request, number == 1 ? 503 : 200)
             }.with(
                 .retry(RetryPolicy(jitter: 0), clock: RecordingClock()),
                 .logging(logger, clock: RecordingClock()))

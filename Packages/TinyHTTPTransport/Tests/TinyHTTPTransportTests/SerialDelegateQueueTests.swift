@@ -31,14 +31,14 @@
 
         @Test func barriersAndWaitingSeeTheBlocksAddedBefore() {
             let queue = SerialDelegateQueue()
-            let log = Locked([String]())
+            let log = Recorder<String>()
             queue.addOperation {
                 usleep(20_000)
-                log.withLock { $0.append("block") }
+                log.append("block")
             }
-            queue.addBarrierBlock { log.withLock { $0.append("barrier") } }
+            queue.addBarrierBlock { log.append("barrier") }
             queue.waitUntilAllOperationsAreFinished()
-            #expect(log.withLock { $0 } == ["block", "barrier"])
+            #expect(log.all == ["block", "barrier"])
         }
 
         @Test func theSessionsTinyKitMakesUseIt() {

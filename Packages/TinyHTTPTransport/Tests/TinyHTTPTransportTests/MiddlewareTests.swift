@@ -123,8 +123,7 @@ import TinyHTTPTransport
         #expect(finished.all.count == 1)
         // Three sends of a second each and the waits between them (2 s, then 4 s), all on the same clock.
         #expect(metrics.duration == .seconds(9))
-        guard case .failure(let failure) = metrics.result else { throw Unexpected.success }
-        let error = try #require(failure as? HTTPTransportError)
+        let error = try #require(throws: HTTPTransportError.self) { try metrics.result.get() }
         #expect(error.code == .unacceptableStatus(503))
         #expect(error.attempts == 3)
     }
@@ -140,8 +139,8 @@ import TinyHTTPTransport
         }
 
         let metrics = try #require(finished.all.first)
-        guard case .failure(let failure) = metrics.result else { throw Unexpected.success }
-        #expect((failure as? HTTPTransportError)?.code == .cannotConnect)
+        let error = try #require(throws: HTTPTransportError.self) { try metrics.result.get() }
+        #expect(error.code == .cannotConnect)
     }
 }
 
@@ -149,5 +148,3 @@ private struct StaticCredential: CredentialProvider {
     func credential() async throws -> String? { "Bearer x" }
     func refreshCredential(rejected: String?) async throws -> String { "Bearer y" }
 }
-
-private enum Unexpected: Error { case success }

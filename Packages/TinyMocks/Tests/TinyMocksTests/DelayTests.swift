@@ -52,13 +52,9 @@ import TinyHTTPTransport
         var started = clock.started.makeAsyncIterator()
         #expect(await started.next() == .seconds(3600))
         task.cancel()
-        do {
-            _ = try await task.value
-            Issue.record("the cancelled request answered")
-        } catch let error as HTTPTransportError {
-            #expect(error.code == .cancelled)
-            #expect(error.request?.url == users.url)
-        }
+        let error = try await #require(throws: HTTPTransportError.self) { try await task.value }
+        #expect(error.code == .cancelled)
+        #expect(error.request?.url == users.url)
     }
 
     @Test func anAlreadyCancelledTaskThrowsCancelledAtOnce() async throws {

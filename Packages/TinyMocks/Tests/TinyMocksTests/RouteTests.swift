@@ -142,13 +142,9 @@ import TinyHTTPTransport
         let missing = Endpoint<Data>(request: try request(.get, "https://api.example.com/missing")) { data, _ in
             .success(data ?? Data())
         }
-        do {
-            _ = try await mock.load(missing)
-            Issue.record("a 404 loaded")
-        } catch let error as HTTPTransportError {
-            #expect(error.code == .unacceptableStatus(404))
-            #expect(error.body == Data(#"{"error":"gone"}"#.utf8))
-        }
+        let error = try await #require(throws: HTTPTransportError.self) { try await mock.load(missing) }
+        #expect(error.code == .unacceptableStatus(404))
+        #expect(error.body == Data(#"{"error":"gone"}"#.utf8))
     }
 
     @Test func aHeaderWithALineBreakIsRefusedAsByALiveTransport() async throws {

@@ -111,23 +111,21 @@ extension UserEndpoint: TinyAPIEndpoint {
     }
 
     @Test func aMissingMockIsATinyAPIErrorThatSaysWhereItLooked() async throws {
-        do {
-            _ = try await mockClient.request(UserEndpoint.delete(id: 5), as: User.self)
-            Issue.record("a missing mock answered")
-        } catch let error as TinyAPIError {
-            guard case .networkError(let message) = error.kind else {
-                Issue.record("expected networkError, got \(error)")
-                return
-            }
-            #expect(message.contains("mock_delete_users_5.json"))
-            #expect(message.contains(fixtures.directory.path))
-            let mockError = try #require(MockError(error))
-            #expect(
-                mockError
-                    == .noMock(
-                        method: .delete, path: "/users/5", lookedFor: "mock_delete_users_5.json",
-                        in: fixtures.directory.path, routes: []))
+        let error = try await #require(throws: TinyAPIError.self) {
+            try await mockClient.request(UserEndpoint.delete(id: 5), as: User.self)
         }
+        guard case .networkError(let message) = error.kind else {
+            Issue.record("expected networkError, got \(error)")
+            return
+        }
+        #expect(message.contains("mock_delete_users_5.json"))
+        #expect(message.contains(fixtures.directory.path))
+        let mockError = try #require(MockError(error))
+        #expect(
+            mockError
+                == .noMock(
+                    method: .delete, path: "/users/5", lookedFor: "mock_delete_users_5.json",
+                    in: fixtures.directory.path, routes: []))
     }
 
     @Test func routesAndStatusesBehaveAsWithTheLiveClient() async throws {
@@ -148,18 +146,16 @@ extension UserEndpoint: TinyAPIEndpoint {
         #expect(APIClientDependency.testing.client is MockTinyAPIClient)
         // The presets read the app bundle; under `swift test`, Bundle.main is the test runner, with no mocks: the
         // error says exactly where it looked.
-        do {
-            _ = try await APIClientDependency.testing.client.request(UserEndpoint.list, as: [User].self)
-            Issue.record("Bundle.main has no mock files under swift test")
-        } catch {
-            let mockError = try #require(MockError(error))
-            guard case .noMock(_, _, let file, let directory, _) = mockError else {
-                Issue.record("expected noMock, got \(mockError)")
-                return
-            }
-            #expect(file == "mock_get_users.json")
-            #expect(directory == MockFiles.bundle(.main).directory.path)
+        let error = try await #require(throws: (any Error).self, "Bundle.main has no mock files under swift test") {
+            try await APIClientDependency.testing.client.request(UserEndpoint.list, as: [User].self)
         }
+        let mockError = try #require(MockError(error))
+        guard case .noMock(_, _, let file, let directory, _) = mockError else {
+            Issue.record("expected noMock, got \(mockError)")
+            return
+        }
+        #expect(file == "mock_get_users.json")
+        #expect(directory == MockFiles.bundle(.main).directory.path)
     }
 
     @Test func presetsHaveTheirDelaysAndAreFreshOnEachAccess() {

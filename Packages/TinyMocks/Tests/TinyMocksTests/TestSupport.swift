@@ -26,31 +26,16 @@ func request(_ method: HTTPMethod, _ url: String, body: Data? = nil) throws -> U
 func mockError(
     _ transport: MockTransport, _ request: URLRequest, sourceLocation: SourceLocation = #_sourceLocation
 ) async -> MockError? {
-    do {
-        _ = try await transport.send(request)
-        Issue.record("expected a MockError, got a response", sourceLocation: sourceLocation)
-    } catch let error as HTTPTransportError {
-        if let mockError = error.underlyingError as? MockError { return mockError }
-        Issue.record("expected a MockError, got \(error)", sourceLocation: sourceLocation)
-    } catch {
-        Issue.record("expected an HTTPTransportError, got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
+    guard let error = await transportError(transport, request, sourceLocation: sourceLocation) else { return nil }
+    #expect(error.underlyingError is MockError, "expected a MockError, got \(error)", sourceLocation: sourceLocation)
+    return error.underlyingError as? MockError
 }
 
 /// The `HTTPTransportError` a send threw, recording an issue when it succeeded or threw something else.
 func transportError(
     _ transport: some HTTPTransport, _ request: URLRequest, sourceLocation: SourceLocation = #_sourceLocation
 ) async -> HTTPTransportError? {
-    do {
-        _ = try await transport.send(request)
-        Issue.record("expected an HTTPTransportError, got a response", sourceLocation: sourceLocation)
-    } catch let error as HTTPTransportError {
-        return error
-    } catch {
-        Issue.record("expected an HTTPTransportError, got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
+    await #expect(throws: HTTPTransportError.self, sourceLocation: sourceLocation) { try await transport.send(request) }
 }
 
 /// A test clock: every sleep moves `now` to its deadline, is recorded, and returns at once (still noticing

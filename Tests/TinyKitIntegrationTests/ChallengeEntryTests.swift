@@ -30,15 +30,11 @@ import TinyKitTestServer
     private func loadFailure<A: Sendable>(
         _ load: @escaping @Sendable () async throws -> A
     ) async throws -> any Error {
-        do {
-            _ = try await bounded(seconds: Self.timeout) { try await load() }
-        } catch let timeout as BoundedTimeout {
-            throw timeout
-        } catch {
-            return error
+        let error = try await #require(throws: (any Error).self, "the 401 was a success") {
+            try await bounded(seconds: Self.timeout) { try await load() }
         }
-        Issue.record("the 401 was a success")
-        return CancellationError()
+        if let timeout = error as? BoundedTimeout { throw timeout }
+        return error
     }
 
     @Test func sharedSessionAsyncLoad() async throws {

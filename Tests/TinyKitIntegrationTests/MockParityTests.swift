@@ -142,15 +142,13 @@ import TinyKitTestServer
         let fixture = try await Self.fixture(backend)
         defer { fixture.server?.stop() }
         for (path, status, body) in [("/users/404", 404, #"{"error":"not found"}"#), ("/broken", 500, "boom")] {
-            do {
-                _ = try await fixture.client.request(People(baseURL: fixture.baseURL, path: path), as: Person.self)
-                Issue.record("\(path) decoded")
-            } catch let error as TinyAPIError {
-                #expect(error.kind == .httpError(status))
-                let transportError = try #require(error.underlyingError as? HTTPTransportError)
-                #expect(transportError.response?.statusCode == status)
-                #expect(transportError.body == Data(body.utf8))
+            let error = try await #require(throws: TinyAPIError.self, "\(path) decoded") {
+                try await fixture.client.request(People(baseURL: fixture.baseURL, path: path), as: Person.self)
             }
+            #expect(error.kind == .httpError(status))
+            let transportError = try #require(error.underlyingError as? HTTPTransportError)
+            #expect(transportError.response?.statusCode == status)
+            #expect(transportError.body == Data(body.utf8))
         }
     }
 
@@ -158,16 +156,14 @@ import TinyKitTestServer
     func garbledJSONIsADecodingError(backend: Backend) async throws {
         let fixture = try await Self.fixture(backend)
         defer { fixture.server?.stop() }
-        do {
-            _ = try await fixture.client.request(People(baseURL: fixture.baseURL, path: "/garbled"), as: Person.self)
-            Issue.record("garbled JSON decoded")
-        } catch let error as TinyAPIError {
-            guard case .decodingError(let message) = error.kind else {
-                Issue.record("expected a decoding error, got \(error)")
-                return
-            }
-            #expect(message.contains("Person"))
+        let error = try await #require(throws: TinyAPIError.self, "garbled JSON decoded") {
+            try await fixture.client.request(People(baseURL: fixture.baseURL, path: "/garbled"), as: Person.self)
         }
+        guard case .decodingError(let message) = error.kind else {
+            Issue.record("expected a decoding error, got \(error)")
+            return
+        }
+        #expect(message.contains("Person"))
     }
 
     @Test(arguments: Backend.allCases)
@@ -198,16 +194,14 @@ import TinyKitTestServer
             transport = mock
         }
         let client = TinyAPIClient(transport: transport)
-        do {
-            _ = try await client.request(People(baseURL: "http://127.0.0.1:1"), as: [Person].self)
-            Issue.record("an unreachable server answered")
-        } catch let error as TinyAPIError {
-            guard case .networkError = error.kind else {
-                Issue.record("expected a network error, got \(error)")
-                return
-            }
-            #expect((error.underlyingError as? HTTPTransportError)?.code == .cannotConnect)
+        let error = try await #require(throws: TinyAPIError.self, "an unreachable server answered") {
+            try await client.request(People(baseURL: "http://127.0.0.1:1"), as: [Person].self)
         }
+        guard case .networkError = error.kind else {
+            Issue.record("expected a network error, got \(error)")
+            return
+        }
+        #expect((error.underlyingError as? HTTPTransportError)?.code == .cannotConnect)
     }
 
     @Test(arguments: Backend.allCases)

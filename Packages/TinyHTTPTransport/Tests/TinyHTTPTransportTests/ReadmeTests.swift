@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TinyHTTPTransport
-@_spi(TinyKit) import TinyHTTPTransport
 
 // The README's quick start, verbatim, compiled here:
 func loadTodo(id: Int, baseURL: URL, transport: any HTTPTransport = URLSessionTransport.shared) async throws -> Data {
@@ -13,21 +12,19 @@ func loadTodo(id: Int, baseURL: URL, transport: any HTTPTransport = URLSessionTr
     return body
 }
 
-/// A transport that answers every request with one status and body, and keeps the last request.
+/// A transport that answers every request with one status and body, and records the requests.
 private final class CannedTransport: HTTPTransport {
     let status: Int
     let body: Data
-    private let lastRequest = Locked<URLRequest?>(nil)
+    let requests = Recorder<URLRequest>()
 
     init(status: Int, body: String) {
         self.status = status
         self.body = Data(body.utf8)
     }
 
-    var request: URLRequest? { lastRequest.withLock { $0 } }
-
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        lastRequest.withLock { $0 = request }
+        requests.append(request)
         guard let url = request.url,
             let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: nil)
         else { throw HTTPTransportError(.invalidRequest, request: request) }
@@ -43,7 +40,7 @@ private final class CannedTransport: HTTPTransport {
         let transport = CannedTransport(status: 200, body: #"{"id":3,"title":"Write docs"}"#)
         let body = try await loadTodo(id: 3, baseURL: baseURL, transport: transport)
         #expect(String(decoding: body, as: UTF8.self) == #"{"id":3,"title":"Write docs"}"#)
-        let request = try #require(transport.request)
+        let request = try #require(transport.requests.all.last)
         #expect(request.url?.path == "/api/v1/todos/3")
         #expect(request.url?.query == "fields=id%2Ctitle&q=a%2Bb")
         #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")

@@ -1,6 +1,5 @@
 #if canImport(FoundationNetworking)
     import Foundation
-    import FoundationNetworking
     import Testing
     @_spi(TinyKit) @testable import TinyHTTPTransport
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TinyEndpoint
 import TinyHTTPTransport
-import TinyMocks
+
 @testable import TinyMocks
 
 // The README's snippets, compiled and run (every line of its ```swift blocks appears here).

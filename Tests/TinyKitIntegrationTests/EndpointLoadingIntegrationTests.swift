@@ -163,11 +163,3 @@ import TinyKitTestServer
         #expect(server.requests.first?.header("Content-Type") == nil)
     }
 }
-
-extension Result {
-    /// The failure, if this is one.
-    fileprivate var error: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-}

@@ -169,7 +169,7 @@ private struct SignInAgain: Error {}
                 for _ in 0..<count {
                     group.addTask {
                         await Result(catching: { try await authorized.send(URLRequest(url: server.url("/me"))) })
-                            .failure
+                            .error
                     }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
@@ -225,13 +225,5 @@ private struct SignInAgain: Error {}
         #expect(error.message == "refreshing the refused credential failed")
         #expect(error.underlyingError is SelfRefreshingTokens.Refused)
         #expect(server.requests.map(\.path) == ["/me", "/token"])
-    }
-}
-
-extension Result {
-    /// The error, `nil` on success.
-    fileprivate var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

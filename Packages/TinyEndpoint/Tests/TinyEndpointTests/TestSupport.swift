@@ -92,3 +92,11 @@ extension Data {
     /// The data as UTF-8 text.
     var text: String { String(decoding: self, as: UTF8.self) }
 }
+
+extension Result {
+    /// The failure, `nil` on success.
+    var error: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

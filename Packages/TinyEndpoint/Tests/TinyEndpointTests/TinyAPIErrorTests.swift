@@ -68,10 +68,3 @@ import TinyHTTPTransport
         #expect(withEvidence.description.contains("gone"))
     }
 }
-
-extension Result {
-    var error: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-}

@@ -19,7 +19,7 @@ import TinyHTTPTransport
 
     @Test func loadStartsTheTaskAndReportsTransportFailures() async throws {
         let error = await withCheckedContinuation { continuation in
-            let task = URLSession.shared.load(refused) { continuation.resume(returning: $0.failure) }
+            let task = URLSession.shared.load(refused) { continuation.resume(returning: $0.error) }
             #expect(task.state != .suspended)
         }
         let transportError = try #require(error as? HTTPTransportError)
@@ -30,7 +30,7 @@ import TinyHTTPTransport
 
     @Test func cancellingTheTaskIsReportedAsCancelled() async throws {
         let error = await withCheckedContinuation { continuation in
-            let task = URLSession.shared.dataTask(endpoint: refused) { continuation.resume(returning: $0.failure) }
+            let task = URLSession.shared.dataTask(endpoint: refused) { continuation.resume(returning: $0.error) }
             task.cancel()
             task.resume()
         }
@@ -44,13 +44,5 @@ extension Endpoint {
         var copy = self
         copy.request.url = URL(string: url)
         return copy
-    }
-}
-
-extension Result {
-    /// The failure, if this is one.
-    fileprivate var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

@@ -28,3 +28,11 @@ struct TestClock: Clock {
         current.withLock { $0 = max($0, deadline) }
     }
 }
+
+extension Result {
+    /// The failure, `nil` on success.
+    var error: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TinyKit
+import TinyKitTestServer
 
 /// Refreshes `Bearer old` to `Bearer new`, counting its refreshes.
 private actor RotatingTokens: CredentialProvider {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @_spi(TinyKit) import TinyHTTPTransport
 import TinyKit
+import TinyKitTestServer
 
 /// Many tasks sharing one `StatefulEndpoint`, one `Store`, one `MockTransport`: nothing lost, nothing duplicated,
 /// observers whose owners die mid-stream released. Bounded in count; no timing is asserted.

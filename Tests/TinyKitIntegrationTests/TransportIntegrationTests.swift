@@ -121,27 +121,3 @@ private final class CancelChallenges: NSObject, URLSessionTaskDelegate, Sendable
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 }
-
-/// Runs `operation`, cancelling it after `seconds` so that a hang fails the test instead of blocking the run.
-func bounded<T: Sendable>(
-    seconds: Double = 60, _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            throw BoundedTimeout(seconds: seconds)
-        }
-        return value
-    }
-}
-
-/// The operation given to ``bounded(seconds:_:)`` did not finish in time.
-struct BoundedTimeout: Error, CustomStringConvertible {
-    let seconds: Double
-    var description: String { "the operation did not finish within \(seconds) s" }
-}

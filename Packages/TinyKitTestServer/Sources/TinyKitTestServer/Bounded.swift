@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Unlike a task group, it does not wait for an operation that ignores cancellation: that operation is left running,
 /// and the caller gets the timeout. Cancelling the caller cancels the operation.
-func bounded<T: Sendable>(
-    seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> T
+public func bounded<T: Sendable>(
+    seconds: TimeInterval = 60, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let (outcomes, outcome) = AsyncThrowingStream<T, any Error>.makeStream()
     let work = Task {
@@ -33,7 +33,8 @@ func bounded<T: Sendable>(
 }
 
 /// The operation given to ``bounded(seconds:_:)`` did not finish within its time limit.
-struct BoundedTimeout: Error, CustomStringConvertible {
-    var seconds: TimeInterval
-    var description: String { "the operation did not finish within \(seconds) s" }
+public struct BoundedTimeout: Error, CustomStringConvertible {
+    /// The time limit that passed.
+    public var seconds: TimeInterval
+    public var description: String { "the operation did not finish within \(seconds) s" }
 }

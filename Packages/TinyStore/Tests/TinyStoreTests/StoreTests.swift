@@ -263,6 +263,20 @@ struct Weak<Object: AnyObject> {
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func anObservationCancelledDuringADeliveryIsNotCalledAgain() {
+        let store = Store<Counter>()
+        let seen = Recorder<Int>()
+        var later: StoreObservation?
+        let canceller = store.observe { state in if state.count == 1 { later?.cancel() } }
+        later = store.observe { seen.values.append($0.count) }
+        let after = store.observe { seen.values.append($0.count * 10) }
+        store.send(.increment)
+        store.send(.increment)
+        #expect(seen.values == [0, 0, 10, 20])
+        withExtendedLifetime((canceller, later, after)) {}
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func anEndedObservationReleasesItsCallbackAtOnce() {
         final class Screen {}
         let store = Store<Counter>()

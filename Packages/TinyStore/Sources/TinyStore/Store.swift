@@ -185,7 +185,8 @@ public final class Store<F: Feature>: Observable {
     /// ```
     ///
     /// For code without SwiftUI: a command-line program, a UIKit controller, a test. Callbacks are called
-    /// synchronously, in the order they were registered.
+    /// synchronously, in the order they were registered; an action a callback sends reaches every observer after the
+    /// current state has reached them all, so each sees the states in order.
     public func observe(_ onChange: @escaping @MainActor (F.State) -> Void) -> StoreObservation {
         Observer(self, onChange: onChange)
     }

@@ -6,7 +6,7 @@
 @MainActor public final class ObservationToken {
     var end: (@MainActor () -> Void)?
 
-    /// Ends the observation now: its closure is never called again, and the endpoint releases it at the next state
-    /// change. Calling it again does nothing.
+    /// Ends the observation now: its closure is never called again and is released at once. Calling it again does
+    /// nothing.
     public func cancel() { end.take()?() }
 }

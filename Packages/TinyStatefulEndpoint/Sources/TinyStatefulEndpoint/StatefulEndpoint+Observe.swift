@@ -71,7 +71,8 @@ extension StatefulEndpoint {
         let observer = Observer()
         observer.owner = owner ?? token
         observer.call = call
-        token.end = { observer.owner = nil }  // strong: retaining a weakly referenced object takes a slow path
+        // Releases the closure now. Strong: retaining a weakly referenced object takes a slow path.
+        token.end = { (observer.owner, observer.call) = (nil, { _, _ in }) }
         observers.append(observer)
         call(owner ?? token, current)
         if loading { loadIfNeeded() }

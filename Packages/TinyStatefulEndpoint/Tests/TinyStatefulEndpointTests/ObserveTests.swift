@@ -85,6 +85,7 @@ import TinyRequestState
         probe = nil
         await waitUntil(endpoint) { $0 == .success("v1") }
         token.cancel()
+        #expect(weakProbe == nil)  // at once, not at the next change
         token.cancel()  // a second cancel does nothing
         endpoint.load()
         await waitUntil(endpoint) { $0 == .success("v2") }

@@ -47,13 +47,12 @@ extension Endpoint where A: DecodableResult {
         query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder(),
         checksContentType: Bool = true
     ) {
-        let encoded = body.map { body in Result { () throws(EndpointError) in try encoder.requestBody(body) } }
-        let prepared = try? encoded?.get()  // a failure is kept below
+        let prepared = body.map(encoder.requestBody)
         self.init(
-            method, url: url, accept: accept, contentType: encoded == nil ? nil : prepared?.contentType ?? .json,
-            body: prepared?.body, headers: headers, expectedStatusCode: expectedStatusCode,
-            timeOutInterval: timeOutInterval, query: query, parse: decoder.parse(checksContentType: checksContentType))
-        if case .failure(let error) = encoded { requestError = error }
+            method, url: url, accept: accept, contentType: prepared?.contentType, body: prepared?.body,
+            headers: headers, expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query,
+            parse: decoder.parse(checksContentType: checksContentType))
+        requestError = prepared?.error
     }
 }
 
@@ -86,13 +85,12 @@ extension Endpoint where A == Void {
         expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
         query: [String: String] = [:], encoder: JSONEncoder = JSONEncoder()
     ) {
-        let encoded = Result { () throws(EndpointError) in try encoder.requestBody(body) }
-        let prepared = try? encoded.get()
         // A failure is no body here and the requestError below, thrown before anything is sent.
+        let prepared = encoder.requestBody(body)
         self.init(
-            method, url: url, accept: accept, contentType: prepared?.contentType ?? .json, body: prepared?.body,
+            method, url: url, accept: accept, contentType: prepared.contentType, body: prepared.body,
             headers: headers, expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query)
-        if case .failure(let error) = encoded { requestError = error }
+        requestError = prepared.error
     }
 }
 
@@ -233,10 +231,11 @@ extension JSONDecoder {
 
 extension JSONEncoder {
     /// A request body and its `Content-Type`: `Data` and `String` as they are (``rawRequestBody(_:)``), any other
-    /// value encoded as JSON.
-    func requestBody<B: Encodable>(_ body: B) throws(EndpointError) -> (body: Data, contentType: ContentType) {
-        if let raw = rawRequestBody(body) { return raw }
-        return (try encodeBody(body), .json)
+    /// value encoded as JSON. A value that cannot be encoded is no body, `application/json`, and the error, for the
+    /// endpoint to keep as its ``Endpoint/requestError``.
+    func requestBody<B: Encodable>(_ body: B) -> (body: Data?, contentType: ContentType, error: EndpointError?) {
+        if let (data, contentType) = rawRequestBody(body) { return (data, contentType, nil) }
+        do { return (try encodeBody(body), .json, nil) } catch { return (nil, .json, error) }
     }
 
     /// Encodes a request body, naming its type and the coding path when that fails.

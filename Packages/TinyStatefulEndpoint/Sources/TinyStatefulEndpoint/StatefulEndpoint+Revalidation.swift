@@ -47,16 +47,14 @@ extension Endpoint where A: Sendable {
             request.cachePolicy = .reloadIgnoringLocalCacheData
         }
         let (body, response) = try await transport.send(request)
-        if var kept, response.statusCode == 304 {
-            // A 304 that says nothing of freshness leaves it to the response it confirms.
-            let lifetime = maximumAge ?? response.freshnessLifetime ?? kept.response.freshnessLifetime
-            kept.staleAt = lifetime.map { now() + $0 }
-            return (kept, nil)
-        }
-        // The status check and the parse of every load (`Endpoint.result`), then the freshness of what it kept.
-        let value = try result(data: body, response: response).get()
-        let lifetime = maximumAge ?? response.freshnessLifetime
-        return (Kept(value: value, response: response, staleAt: lifetime.map { now() + $0 }), body)
+        // A 304 keeps `kept` undecoded; any other response (or a 304 with nothing kept) goes through the status check
+        // and the parse of every load (`Endpoint.result`).
+        let confirmed = response.statusCode == 304 ? kept : nil
+        var next = try confirmed ?? Kept(value: result(data: body, response: response).get(), response: response)
+        // Fresh for `maximumAge`, else as the response says (a 304 that says nothing: as the response it confirms).
+        let lifetime = maximumAge ?? response.freshnessLifetime ?? confirmed?.response.freshnessLifetime
+        next.staleAt = lifetime.map { now() + $0 }
+        return (next, confirmed == nil ? body : nil)
     }
 }
 

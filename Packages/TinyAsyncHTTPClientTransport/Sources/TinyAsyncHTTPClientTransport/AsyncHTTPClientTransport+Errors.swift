@@ -30,14 +30,11 @@
             switch error {
             case let error as HTTPClientError:
                 return category(of: error)
-            case is NIOConnectionError, is IOError:
+            case is NIOConnectionError, is IOError, ChannelError.eof, ChannelError.ioOnClosedChannel,
+                ChannelError.alreadyClosed, ChannelError.outputClosed:
                 return (.cannotConnect, nil)
-            case let error as ChannelError:
-                switch error {
-                case .connectTimeout: return (.timedOut, nil)
-                case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed: return (.cannotConnect, nil)
-                default: return (.other, nil)
-                }
+            case ChannelError.connectTimeout:
+                return (.timedOut, nil)
             case is HTTPParserError:
                 return (.other, "the reply is not valid HTTP")
             case NIOHTTPDecompression.DecompressionError.limit:

@@ -75,4 +75,23 @@ import TinyStore
                 "start 0", "start 1", "finished \(first)", "start 2", "finished \(second)", "finished 2",
             ])
     }
+
+    /// An effect started after the newest running one ended is told apart from the others still running.
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func anEffectStartedAfterTheNewestEndedIsToldApartFromTheOlderOnes() async {
+        let gates = GatedFeature.Gates(count: 4)
+        let store = Store<GatedFeature>(initialState: .init(gates: gates))
+        let tasks = (0..<3).map { store.send(.start($0)) }
+        gates.open(2)
+        await tasks[2].finish()
+        let fourth = store.send(.start(3))
+        #expect(Set(store.effects.map(\.serial)).count == 3)
+        gates.open(1)
+        await tasks[1].finish()
+        #expect(store.effects.map(\.action) == [.start(0), .start(3)])  // the one that ended left, no other
+        for number in [0, 3] { gates.open(number) }
+        await tasks[0].finish()
+        await fourth.finish()
+        #expect(store.effects.isEmpty)
+    }
 }

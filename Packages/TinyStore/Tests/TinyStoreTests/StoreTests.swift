@@ -103,6 +103,17 @@ struct Weak<Object: AnyObject> {
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func anEffectThrowingCancellationErrorSendsAndReportsNothing() async {
+        let errors = Recorder<StoreError<LabFeature.Action>>()
+        let store = Store<LabFeature>(onError: { errors.values.append($0) })
+        let task = store.send(.giveUp) { error in .failed("\(error)") }
+        await task.finish()
+        #expect(!task.isCancelled)  // not cancelled from outside: the effect threw the cancellation itself
+        #expect(store.state.log.isEmpty)  // the `catch` handler was not asked
+        #expect(errors.values.isEmpty)
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func finishWaitsForTheWholeChainOfActions() async {
         let store = Store<LabFeature>()
         await store.send(.chain(1)).finish()

@@ -38,6 +38,8 @@ struct LabFeature: Feature {
         case waitForever
         case startWaiting
         case waitForGate
+        case relayAfterGate
+        case giveUp
         case blockUntilSignalled
         case finishedWaiting
         case chain(Int)
@@ -53,7 +55,7 @@ struct LabFeature: Feature {
         case .reject:
             state.count += 100
             throw Rejected()
-        case .fail, .waitForever, .startWaiting, .waitForGate, .blockUntilSignalled: break
+        case .fail, .waitForever, .startWaiting, .waitForGate, .relayAfterGate, .giveUp, .blockUntilSignalled: break
         case .failed(let message): state.log.append(message)
         case .finishedWaiting: state.log.append("finished waiting")
         case .chain(let step): state.log.append("chain \(step)")
@@ -82,6 +84,14 @@ struct LabFeature: Feature {
             probe.continuation.yield("started")
             for await _ in probe.gate { break }
             return .finishedWaiting
+        case .relayAfterGate:
+            // Sends back an action whose own effect runs until cancelled, once the test opens the gate.
+            guard let probe = state.probe else { return nil }
+            for await _ in probe.gate { break }
+            return .waitForever
+        case .giveUp:
+            // A cancellation the effect ran into (a child task's, say) while its own task was not cancelled.
+            throw CancellationError()
         case .blockUntilSignalled:
             // Blocks its thread until the test, on the main actor, signals: possible only off the main actor.
             guard let probe = state.probe else { return nil }

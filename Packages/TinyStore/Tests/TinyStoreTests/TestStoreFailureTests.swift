@@ -159,6 +159,27 @@ final class IssueMessages: @unchecked Sendable {
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func anEffectOfAnActionSentBackIsReportedAtTheLineThatSentTheFirstAction() async throws {
+        let issues = IssueMessages()
+        let probe = Probe()
+        let relayLine = #line + 4
+        await withKnownIssue {
+            var store: TestStore<LabFeature>? = TestStore(initialState: .init(probe: probe))
+            // Its effect sends back `.waitForever`, whose effect is still running when the store goes.
+            await store?.send(.relayAfterGate)
+            await store?.send(.increment) { $0.count = 1 }  // the latest send, not where `.waitForever` came from
+            probe.opener.yield()
+            await store?.receive(.waitForever)
+            store = nil
+        } matching: {
+            issues.record($0)
+        }
+        #expect(issues.all.count == 1)
+        #expect(try #require(issues.all.first).hasSuffix("LabFeature.Action.waitForever"))
+        #expect(issues.lines == [relayLine])
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func receiveTimesOut() async throws {
         let issues = IssueMessages()
         await withKnownIssue {

@@ -57,6 +57,7 @@ struct TestAPIEndpoint: TinyAPIEndpoint {
         ("https://x.dev/v1", "/find?q=1#f", "https://x.dev/v1/find%3Fq=1%23f"),
         ("https://x.dev", "/é/日本", "https://x.dev/%C3%A9/%E6%97%A5%E6%9C%AC"),
         ("http://[::1]:8080/base", "/x", "http://[::1]:8080/base/x"),
+        ("https://x.dev:65535", "/x", "https://x.dev:65535/x"),  // the highest port
     ])
     func appendsThePathToTheBaseURLsPath(base: String, path: String, expected: String) throws {
         let request = try TestAPIEndpoint(baseURL: base, path: path).makeRequest()
@@ -128,7 +129,9 @@ struct TestAPIEndpoint: TinyAPIEndpoint {
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
-    @Test(arguments: ["", "not a url", "/relative/path", "api.example.com", "https://", "https://x:70000"])
+    @Test(arguments: [
+        "", "not a url", "/relative/path", "api.example.com", "//api.example.com", "https://", "https://x:70000",
+    ])
     func anInvalidBaseURLIsAnErrorNamingIt(base: String) throws {
         let error = try #require(throws: EndpointError.self) { try TestAPIEndpoint(baseURL: base).makeRequest() }
         guard case .invalidURL(let url, _) = error else {

@@ -40,6 +40,7 @@ import TinyHTTPTransport
             (CancellationError(), .cancelled),
             (EndpointError.noData(type: "User", response: nil), .noData),
             (EndpointError.invalidURL("x", reason: "r"), .invalidURL),
+            (EndpointError.notHTTPResponse, .networkError("the response is not an HTTP response")),
         ]
         for (error, kind) in cases {
             let converted = TinyAPIError(error)
@@ -63,6 +64,7 @@ import TinyHTTPTransport
         #expect(TinyAPIError.invalidURL.localizedDescription == "Invalid URL")
         let named = TinyAPIError(EndpointError.invalidURL("ht tp://x", reason: "no scheme"))
         #expect(named.localizedDescription == #"Invalid URL: invalid URL "ht tp://x": no scheme"#)
+        #expect(named.description == named.localizedDescription)  // the message holds the detail already
         let withEvidence = TinyAPIError(HTTPTransportError(.unacceptableStatus(404), body: Data("gone".utf8)))
         #expect(withEvidence.description.hasPrefix("HTTP Error: 404 [HTTP request unacceptable status 404"))
         #expect(withEvidence.description.contains("gone"))

@@ -24,6 +24,9 @@ import TinyRequestState
         return mock
     }
 
+    /// An HTTP date, for `Last-Modified`, `Date` and `Expires`.
+    static let date = "Wed, 21 Oct 2015 07:28:00 GMT"
+
     @MainActor @Test func aBare304KeepsTheFreshnessOfTheResponseItConfirms() async throws {
         let (clock, mock) = (TestClock(), Self.revalidatingMock())
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock, clock: clock)
@@ -95,6 +98,18 @@ import TinyRequestState
 
         #expect(relaunched.state == .idle)
         #expect(relaunched.value == nil)
+    }
+
+    @Test func lastModifiedIsSentBackAsIfModifiedSinceAndA304KeepsTheValue() async throws {
+        let mock = MockTransport()
+        let validated = MockResponse.text("v1", headers: ["Last-Modified": Self.date, "Cache-Control": "no-cache"])
+        mock.register(.get, "/text", validated, .status(304))
+        let cache = EndpointCache(endpoint: textEndpoint(), transport: mock)
+
+        #expect(try await cache.value() == "v1")
+        #expect(try await cache.value() == "v1")  // no-cache: revalidated, and the 304 keeps the value
+
+        #expect(mock.requests.map { $0.value(forHTTPHeaderField: "If-Modified-Since") } == [nil, Self.date])
     }
 
     @MainActor @Test(arguments: [true, false])

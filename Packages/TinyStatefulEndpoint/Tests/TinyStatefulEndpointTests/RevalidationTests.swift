@@ -112,6 +112,17 @@ import TinyRequestState
         #expect(mock.requests.map { $0.value(forHTTPHeaderField: "If-Modified-Since") } == [nil, Self.date])
     }
 
+    /// URLSession's own cache must neither answer a conditional request nor turn its `304` into a cached `200`.
+    @Test func onlyAConditionalRequestBypassesTheURLCache() async throws {
+        let (clock, mock) = (TestClock(), Self.revalidatingMock())
+        let cache = EndpointCache(endpoint: textEndpoint(), transport: mock, clock: clock)
+        _ = try await cache.value()
+        clock.advance(by: .seconds(31))
+        _ = try await cache.value()
+
+        #expect(mock.requests.map(\.cachePolicy) == [.useProtocolCachePolicy, .reloadIgnoringLocalCacheData])
+    }
+
     @MainActor @Test(arguments: [true, false])
     func aLoadNobodyObservesAnyMoreIsCancelledAfterTheGracePeriodOnlyWhenAsked(cancels: Bool) async throws {
         let transport = NumberingTransport(holding: [1])

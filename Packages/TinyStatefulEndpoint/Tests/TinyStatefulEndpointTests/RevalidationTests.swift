@@ -123,6 +123,18 @@ import TinyRequestState
         #expect(mock.requests.map(\.cachePolicy) == [.useProtocolCachePolicy, .reloadIgnoringLocalCacheData])
     }
 
+    @Test func aMaximumAgeOverridesTheFreshnessTheResponseSays() async throws {
+        let clock = TestClock()
+        let mock = MockTransport()
+        mock.register(.get, "/text", .text("v1", headers: ["Cache-Control": "max-age=60"]), .text("v2"))
+        let cache = EndpointCache(endpoint: textEndpoint(), transport: mock, maximumAge: .seconds(10), clock: clock)
+        #expect(try await cache.value() == "v1")
+
+        clock.advance(by: .seconds(10))
+
+        #expect(try await cache.value() == "v2")
+    }
+
     @MainActor @Test(arguments: [true, false])
     func aLoadNobodyObservesAnyMoreIsCancelledAfterTheGracePeriodOnlyWhenAsked(cancels: Bool) async throws {
         let transport = NumberingTransport(holding: [1])

@@ -135,6 +135,28 @@ import TinyRequestState
         #expect(try await cache.value() == "v2")
     }
 
+    @Test(arguments: [
+        (["Cache-Control": "max-age=60", "Age": "50"], 9, 1), (["Cache-Control": "max-age=60", "Age": "50"], 10, 2),
+        (["Cache-Control": "Max-Age=60"], 59, 1), (["Cache-Control": "Max-Age=60"], 60, 2),
+        (["Date": date, "Expires": "Wed, 21 Oct 2015 07:38:00 GMT"], 599, 1),
+        (["Date": date, "Expires": "Wed, 21 Oct 2015 07:38:00 GMT"], 600, 2),
+        (["Expires": "0"], 0, 2),  // not a date: already expired
+    ])
+    func withoutAMaximumAgeTheResponsesHeadersSayHowLongItIsFresh(
+        headers: [String: String], secondsLater: Int, requests: Int
+    ) async throws {
+        let clock = TestClock()
+        let mock = MockTransport()
+        mock.register(.get, "/text", .text("v1", headers: headers), .text("v2"))
+        let cache = EndpointCache(endpoint: textEndpoint(), transport: mock, clock: clock)
+        _ = try await cache.value()
+
+        clock.advance(by: .seconds(secondsLater))
+        _ = try await cache.value()
+
+        #expect(mock.requests.count == requests, "\(headers), \(secondsLater) s later")
+    }
+
     @MainActor @Test(arguments: [true, false])
     func aLoadNobodyObservesAnyMoreIsCancelledAfterTheGracePeriodOnlyWhenAsked(cancels: Bool) async throws {
         let transport = NumberingTransport(holding: [1])

@@ -157,6 +157,22 @@ import TinyRequestState
         #expect(mock.requests.count == requests, "\(headers), \(secondsLater) s later")
     }
 
+    @MainActor @Test func a304LeavesTheStoredResponseAsItWas() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory)
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: Self.revalidatingMock(), store: store)
+        endpoint.load()
+        await endpoint.task?.value  // "v1" stored
+        endpoint.load()
+        await endpoint.task?.value  // a 304
+
+        let stored = await store.restore(for: textEndpoint().request) { body, response in
+            "\(response.statusCode) \(String(decoding: body, as: UTF8.self))"
+        }
+        #expect(stored == "200 v1")
+    }
+
     @MainActor @Test(arguments: [true, false])
     func aLoadNobodyObservesAnyMoreIsCancelledAfterTheGracePeriodOnlyWhenAsked(cancels: Bool) async throws {
         let transport = NumberingTransport(holding: [1])

@@ -173,6 +173,25 @@ import TinyRequestState
         #expect(stored == "200 v1")
     }
 
+    @MainActor @Test func aLoadNobodyEverObservedIsNotCancelledAfterTheGracePeriod() async throws {
+        let transport = NumberingTransport(holding: [1])
+        let clock = TestClock(opened: 0)
+        let endpoint = StatefulEndpoint(
+            endpoint: textEndpoint(), transport: transport, cancelsUnobservedLoadAfter: .seconds(2), clock: clock)
+        defer { clock.open(.max / 2) }  // lets the grace period's last sleep end
+        endpoint.loadIfNeeded()  // a prefetch: no screen observes it yet
+        let load = try #require(endpoint.task)
+        await transport.waitForCalls(1)
+        await clock.waitForSleeps(1)
+        clock.open()  // two seconds later
+        await clock.waitForSleeps(2)  // the check ran and sleeps again
+
+        #expect(!load.isCancelled)
+        transport.release()
+        await load.value
+        #expect(endpoint.state == .success("v1"))
+    }
+
     @MainActor @Test(arguments: [true, false])
     func aLoadNobodyObservesAnyMoreIsCancelledAfterTheGracePeriodOnlyWhenAsked(cancels: Bool) async throws {
         let transport = NumberingTransport(holding: [1])

@@ -62,6 +62,12 @@ import TinyEndpoint
         let count = registry.statefulEndpoint(
             for: Endpoint<Int>(request: endpoint().request) { data, _ in .success(data?.count ?? 0) })
         #expect(ObjectIdentifier(text) != ObjectIdentifier(count))
+        #expect(registry.statefulEndpoint(for: endpoint()) === text)  // each type keeps its own
+    }
+
+    @Test func theSameValueUnderAnotherKeyHeaderIsAnotherRequest() {
+        let accept = registry.statefulEndpoint(for: endpoint(headers: ["Accept": "text/plain"]))
+        #expect(registry.statefulEndpoint(for: endpoint(headers: ["Content-Type": "text/plain"])) !== accept)
     }
 
     @Test func customKeyHeadersReplaceTheDefaults() {

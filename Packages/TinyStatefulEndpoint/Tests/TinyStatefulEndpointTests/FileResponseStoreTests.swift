@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@_spi(TinyKit) import TinyHTTPTransport
+
+@testable import TinyStatefulEndpoint
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `FileResponseStore` on its own: what it writes, what it refuses to write, and what it reads back.
+@Suite(.timeLimit(.minutes(1))) struct FileResponseStoreTests {
+    let directory = RevalidationTests.directory()
+    let url = URL(string: "https://example.com/text") ?? URL(fileURLWithPath: "/")
+
+    func request(_ method: String = "GET", headers: [String: String] = [:]) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    /// Saves `text` with `headers` as the answer to `request`, then reads back what is kept for it.
+    func saveAndRestore(
+        _ text: String, headers: [String: String] = [:], for request: URLRequest, in store: FileResponseStore
+    ) async throws -> String? {
+        let response = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: headers))
+        await store.save(Data(text.utf8), response, for: request)
+        return await store.restore(for: request) { body, _ in String(decoding: body, as: UTF8.self) }
+    }
+
+    @Test func noStoreIsNeverWritten() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory)
+        #expect(try await saveAndRestore("v1", for: request(), in: store) == "v1")
+        #expect(
+            try await saveAndRestore("v2", headers: ["Cache-Control": "No-Store"], for: request(), in: store) == "v1")
+    }
+
+    @Test(arguments: ["Authorization", "Cookie"], [false, true])
+    func aRequestWithCredentialsIsWrittenOnlyWhenAllowed(header: String, allowed: Bool) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory, storesCredentialedRequests: allowed)
+        let restored = try await saveAndRestore("v1", for: request(headers: [header: "secret"]), in: store)
+        #expect(restored == (allowed ? "v1" : nil))
+    }
+
+    @Test func theMethodIsPartOfTheKey() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory)
+        #expect(try await saveAndRestore("got", for: request("GET"), in: store) == "got")
+        #expect(try await saveAndRestore("posted", for: request("POST"), in: store) == "posted")
+        #expect(await store.restore(for: request("GET")) { body, _ in String(decoding: body, as: UTF8.self) } == "got")
+    }
+
+    @Test func aFileWrittenForAnotherRequestIsIgnoredAndLogged() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = Locked([String]())
+        let store = FileResponseStore(directory: directory) { message in log.withLock { $0.append(message) } }
+        let file = try #require(store.location(of: request())).file
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(#"{"key":"GET https://example.com/other","status":200,"headers":{},"body":""}"#.utf8).write(to: file)
+
+        #expect(await store.restore(for: request()) { body, _ in body } == nil)
+        #expect(log.withLock { $0 }.count == 1)
+        #expect(log.withLock { $0 }.first?.contains("ignored the stored response \(file.path)") == true)
+    }
+}

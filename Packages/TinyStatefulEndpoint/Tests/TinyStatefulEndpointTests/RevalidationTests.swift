@@ -192,6 +192,23 @@ import TinyRequestState
         #expect(endpoint.state == .success("v1"))
     }
 
+    @MainActor @Test func aLoadReplacedWhileItsResponseIsBeingStoredIsNeverShown() async throws {
+        let store = HoldingStore()
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: NumberingTransport(), store: store)
+        endpoint.load()
+        let first = try #require(endpoint.task)
+        for await _ in store.saving { break }  // "v1" arrived and is being stored
+        endpoint.load()  // replaces it
+        let second = try #require(endpoint.task)
+        await second.value
+
+        store.release()
+        await first.value
+
+        #expect(endpoint.state == .success("v2"))
+        #expect(endpoint.value == "v2")
+    }
+
     @MainActor @Test(arguments: [true, false])
     func aLoadNobodyObservesAnyMoreIsCancelledAfterTheGracePeriodOnlyWhenAsked(cancels: Bool) async throws {
         let transport = NumberingTransport(holding: [1])

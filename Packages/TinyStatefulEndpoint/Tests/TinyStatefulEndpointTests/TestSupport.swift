@@ -185,3 +185,48 @@ func isContiguousRun<T: Equatable>(_ part: [T], of whole: [T]) -> Bool {
     guard part.count <= whole.count else { return false }
     return (0...(whole.count - part.count)).contains { whole[$0..<($0 + part.count)].elementsEqual(part) }
 }
+
+/// A store that keeps nothing, and whose first save waits until ``release()``: a response still being stored.
+final class HoldingStore: ResponseStore {
+    private struct State {
+        var saves = 0
+        var released = false
+        var held: CheckedContinuation<Void, Never>?
+    }
+
+    /// Yields when the first save starts.
+    let saving: AsyncStream<Void>
+    private let started: AsyncStream<Void>.Continuation
+    private let state = Locked(State())
+
+    init() { (saving, started) = AsyncStream.makeStream() }
+
+    /// Lets the first save end.
+    func release() {
+        state.withLock { state in
+            state.released = true
+            defer { state.held = nil }
+            return state.held
+        }?.resume()
+    }
+
+    func restore<Value>(
+        for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
+    ) async -> Value? { nil }
+
+    func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {
+        let isFirst = state.withLock { state in
+            state.saves += 1
+            return state.saves == 1
+        }
+        guard isFirst else { return }
+        started.yield()
+        await withCheckedContinuation { continuation in
+            let released = state.withLock { state in
+                if !state.released { state.held = continuation }
+                return state.released
+            }
+            if released { continuation.resume() }
+        }
+    }
+}

@@ -70,6 +70,16 @@ import TinyEndpoint
         #expect(registry.statefulEndpoint(for: endpoint(headers: ["Content-Type": "text/plain"])) !== accept)
     }
 
+    @Test func theOrderHeadersWereSetInDoesNotMatter() {
+        // Many headers, so that the two requests' header dictionaries are unlikely to list them in one order.
+        let names =
+            ["Accept", "Accept-Language", "Authorization", "Content-Type", "Cookie"] + (0..<40).map { "X-\($0)" }
+        var (first, second) = (endpoint(), endpoint())
+        for name in names { first.request.setValue("v-" + name, forHTTPHeaderField: name) }
+        for name in names.reversed() { second.request.setValue("v-" + name, forHTTPHeaderField: name) }
+        #expect(registry.statefulEndpoint(for: first) === registry.statefulEndpoint(for: second))
+    }
+
     @Test func customKeyHeadersReplaceTheDefaults() {
         let registry = EndpointRegistry(transport: numberedMock(), keyHeaders: ["X-Tenant"])
         let a = registry.statefulEndpoint(for: endpoint(headers: ["X-Tenant": "a", "Authorization": "1"]))

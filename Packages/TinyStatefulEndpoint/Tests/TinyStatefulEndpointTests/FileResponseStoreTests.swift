@@ -4,10 +4,6 @@ import Testing
 
 @testable import TinyStatefulEndpoint
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `FileResponseStore` on its own: what it writes, what it refuses to write, and what it reads back.
 @Suite(.timeLimit(.minutes(1))) struct FileResponseStoreTests {
     let directory = RevalidationTests.directory()

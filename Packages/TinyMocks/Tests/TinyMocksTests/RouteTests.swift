@@ -113,6 +113,27 @@ import TinyHTTPTransport
         }
     }
 
+    @Test func theMostSpecificRouteWinsEvenWhenRegisteredFirst() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/search", query: ["q": "swift"], .text("swift"))
+        mock.register(.get, "/search", .text("any"))
+        let (body, _) = try await mock.send(request(.get, "https://h/search?q=swift"))
+        #expect(String(decoding: body, as: UTF8.self) == "swift")
+    }
+
+    @Test func aRequestOfACancelledTaskUsesUpNoAnswer() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/next", .text("first"), .text("second"))
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await mock.send(request(.get, "https://h/next"))
+        }
+        let error = try await #require(throws: HTTPTransportError.self) { try await cancelled.value }
+        #expect(error.code == .cancelled)
+        let (body, _) = try await mock.send(request(.get, "https://h/next"))
+        #expect(String(decoding: body, as: UTF8.self) == "first")
+    }
+
     @Test func theLastRegisteredRouteWinsAndRoutesComeBeforeFiles() async throws {
         let mock = MockTransport(files: fixtures)
         let url = "https://api.example.com/users"

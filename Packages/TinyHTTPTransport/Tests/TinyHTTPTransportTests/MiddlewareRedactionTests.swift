@@ -32,6 +32,31 @@ import Testing
         #expect(HTTPRedaction.default.redacted(url: plain) == "https://api.example.com/a?page=2")
     }
 
+    @Test(arguments: ["access_token", "refresh_token", "id_token", "client_secret", "api_key", "password"])
+    func everyDefaultSecretQueryParameterIsRedacted(name: String) throws {
+        let url = try #require(URL(string: "https://api.example.com/a?\(name)=s3cret&page=2"))
+        #expect(HTTPRedaction.default.redacted(url: url) == "https://api.example.com/a?\(name)=***&page=2")
+    }
+
+    /// A name written with percent escapes is the same parameter to the server: its value is a secret too.
+    @Test func aPercentEncodedSecretNameIsRedacted() throws {
+        let url = try #require(URL(string: "https://api.example.com/a?access%5Ftoken=s3cret"))
+        #expect(HTTPRedaction.default.redacted(url: url) == "https://api.example.com/a?access%5Ftoken=***")
+    }
+
+    @Test func customNamesGivenInAnyCaseAreSecret() throws {
+        let custom = HTTPRedaction(headers: ["X-API-Key"], queryParameters: ["Sig"])
+        #expect(custom.redacted(headers: ["x-api-key": "k"]) == ["x-api-key": "***"])
+        let url = try #require(URL(string: "https://api.example.com/a?sig=xyz"))
+        #expect(custom.redacted(url: url) == "https://api.example.com/a?sig=***")
+    }
+
+    /// A secret name without a value carries no secret: it stays as it is, without a `=***` added.
+    @Test func aSecretNameWithoutAValueIsLeftAlone() throws {
+        let url = try #require(URL(string: "https://api.example.com/a?password&api_key=k"))
+        #expect(HTTPRedaction.default.redacted(url: url) == "https://api.example.com/a?password&api_key=***")
+    }
+
     @Test func errorDescriptionsNeverPrintSecrets() throws {
         let url = try #require(URL(string: "https://api.example.com/me?api_key=k3y"))
         var request = URLRequest(method: .get, url: url)

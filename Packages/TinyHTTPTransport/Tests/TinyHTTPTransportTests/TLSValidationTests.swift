@@ -36,6 +36,17 @@ import Testing
         #expect(try disposition(for: "NSURLAuthenticationMethodServerTrust") == .performDefaultHandling)
     }
 
+    /// On Linux, HTTP authentication challenges are cancelled: FoundationNetworking never completes a `401` carrying
+    /// `WWW-Authenticate` otherwise. Apple platforms give them the default handling.
+    @Test(arguments: ["NSURLAuthenticationMethodHTTPBasic", "NSURLAuthenticationMethodHTTPDigest"])
+    func httpAuthenticationChallengesAreCancelledOnLinux(method: String) throws {
+        #if canImport(FoundationNetworking)
+            #expect(try disposition(for: method) == .cancelAuthenticationChallenge)
+        #else
+            #expect(try disposition(for: method) == .performDefaultHandling)
+        #endif
+    }
+
     @Test func theLiveConfigurationKeepsTheSystemDefaults() {
         let transport = URLSessionTransport()
         #expect(transport.session.delegate is SessionDelegate)

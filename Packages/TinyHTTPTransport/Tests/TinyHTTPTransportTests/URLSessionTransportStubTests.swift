@@ -1,11 +1,21 @@
 import Foundation
 import Testing
 
-@testable import TinyHTTPTransport
+@_spi(TinyKit) @testable import TinyHTTPTransport
 
 /// A `URLProtocol` stub that reads what to do from the request itself, so parallel tests share no table:
-/// the header `X-Stub` is `status <code>` (the body then echoes the method and URL), `error <URLError code>` or
-/// `hang` (nothing until the request is cancelled).
+/// the header `X-Stub` is
+/// - `status <code>`: the body echoes the method and URL;
+/// - `empty <code>`: no body;
+/// - `bytes <count>`: status 200, `count` bytes announced by `Content-Length` and sent in pieces of ten (sent so, a
+///   body reaches only a session's delegate whole: FoundationNetworking hands a completion handler the last piece);
+/// - `announce <count>`: status 200, `Content-Length: <count>`, the echo as the body;
+/// - `challenge <code>`: the response with a `WWW-Authenticate` challenge, then the failure of a cancelled challenge;
+/// - `challenged <code>`: that response, then nothing until the request is cancelled;
+/// - `error <URLError code>`: that failure, without a response;
+/// - `broken <URLError code>`: a `200` response, then that failure;
+/// - `plain`: a response that is not HTTP;
+/// - `hang`: nothing until the request is cancelled.
 final class StubProtocol: URLProtocol {
     override class func canInit(with request: URLRequest) -> Bool { true }
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
@@ -13,19 +23,33 @@ final class StubProtocol: URLProtocol {
     override func startLoading() {
         let words = (request.value(forHTTPHeaderField: "X-Stub") ?? "status 200").split(separator: " ")
         let number = words.count > 1 ? Int(words[1]) ?? 0 : 0
+        // Optional on Linux, not on Apple platforms: the explicit type keeps both free of warnings.
+        let code: URLError.Code? = URLError.Code(rawValue: number)
+        let echo = Data("\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")".utf8)
         switch words.first {
-        case "status":
-            guard let url = request.url,
-                let response = HTTPURLResponse(
-                    url: url, statusCode: number, httpVersion: "HTTP/1.1", headerFields: ["X-Stubbed": "yes"])
-            else { return }
+        case "status": respond(number, body: echo)
+        case "empty": respond(number, body: Data())
+        case "bytes":
+            respond(
+                200, headers: ["Content-Length": "\(number)"], body: Data(repeating: UInt8(ascii: "a"), count: number),
+                piece: 10)
+        case "announce": respond(200, headers: ["Content-Length": "\(number)"], body: echo)
+        case "challenge":
+            respond(number, headers: ["WWW-Authenticate": #"Basic realm="stub""#], finishing: false)
+            client?.urlProtocol(self, didFailWithError: URLError(.cancelled))
+        case "challenged":
+            respond(number, headers: ["WWW-Authenticate": #"Basic realm="stub""#], finishing: false)
+        case "broken":
+            respond(200, finishing: false)
+            client?.urlProtocol(self, didFailWithError: URLError(code ?? .unknown))
+        case "plain":
+            guard let url = request.url else { return }
+            let response = URLResponse(
+                url: url, mimeType: "text/plain", expectedContentLength: 2, textEncodingName: nil)
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-            let echo = "\(request.httpMethod ?? "GET") \(url.absoluteString)"
-            client?.urlProtocol(self, didLoad: Data(echo.utf8))
+            client?.urlProtocol(self, didLoad: Data("ok".utf8))
             client?.urlProtocolDidFinishLoading(self)
         case "error":
-            // Optional on Linux, not on Apple platforms: the explicit type keeps both free of warnings.
-            let code: URLError.Code? = URLError.Code(rawValue: number)
             client?.urlProtocol(self, didFailWithError: URLError(code ?? .unknown))
         default:
             break  // "hang": answer nothing; stopLoading comes with the cancellation
@@ -33,14 +57,33 @@ final class StubProtocol: URLProtocol {
     }
 
     override func stopLoading() {}
+
+    /// Sends a response with `status`, `headers` and `X-Stubbed: yes`, then `body` in pieces of `piece` bytes.
+    private func respond(
+        _ status: Int, headers: [String: String] = [:], body: Data = Data(), piece: Int = .max, finishing: Bool = true
+    ) {
+        guard let url = request.url,
+            let response = HTTPURLResponse(
+                url: url, statusCode: status, httpVersion: "HTTP/1.1",
+                headerFields: headers.merging(["X-Stubbed": "yes"]) { $1 })
+        else { return }
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        for start in stride(from: 0, to: body.count, by: piece) {
+            client?.urlProtocol(self, didLoad: body.subdata(in: start..<min(start + piece, body.count)))
+        }
+        if finishing { client?.urlProtocolDidFinishLoading(self) }
+    }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct URLSessionTransportStubTests {
-    let transport: URLSessionTransport = {
+    let transport = Self.transport()
+
+    /// A transport over the stub, reading response bodies up to `maximumResponseBodySize` bytes.
+    private static func transport(maximumResponseBodySize: Int = 10 * 1024 * 1024) -> URLSessionTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [StubProtocol.self]
-        return URLSessionTransport(configuration: configuration)
-    }()
+        return URLSessionTransport(configuration: configuration, maximumResponseBodySize: maximumResponseBodySize)
+    }
 
     private func request(_ stub: String, method: HTTPMethod = .get) throws -> URLRequest {
         var request = URLRequest(method: method, url: try #require(URL(string: "https://stub.example/items?x=1")))
@@ -85,10 +128,102 @@ final class StubProtocol: URLProtocol {
         #expect(error.response == nil)
     }
 
+    @Test func aBodyOverTheLimitFailsWithTheResponse() async throws {
+        let request = try request("bytes 26")
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await Self.transport(maximumResponseBodySize: 25).send(request)
+        }
+        #expect(error.code == .other)
+        #expect(error.message == "the response body is larger than maximumResponseBodySize, 25 bytes")
+        #expect(error.response?.statusCode == 200)
+        #expect(error.body == nil)
+        #expect(error.request == request)
+    }
+
+    /// The limit is the largest body read: a body of exactly that size, in several pieces, arrives whole.
+    @Test func aBodyOfExactlyTheLimitArrivesWhole() async throws {
+        let (body, response) = try await Self.transport(maximumResponseBodySize: 25).send(try request("bytes 25"))
+        #expect(response.statusCode == 200)
+        #expect(body == Data(repeating: UInt8(ascii: "a"), count: 25))
+    }
+
+    /// A `Content-Length` over the limit refuses the response before its body is read.
+    @Test func aContentLengthOverTheLimitFails() async throws {
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await Self.transport(maximumResponseBodySize: 1000).send(try request("announce 1001"))
+        }
+        #expect(error.message == "the response body is larger than maximumResponseBodySize, 1000 bytes")
+    }
+
+    @Test func aNegativeLimitCountsAsZero() async throws {
+        let limited = Self.transport(maximumResponseBodySize: -5)
+        #expect(try await limited.send(try request("empty 200")).0.isEmpty)
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await limited.send(try request("bytes 1"))
+        }
+        #expect(error.message == "the response body is larger than maximumResponseBodySize, 0 bytes")
+    }
+
+    @Test func theDefaultLimitIsTenMebibytes() {
+        #expect(URLSessionTransport(configuration: .ephemeral).maximumResponseBodySize == 10 * 1024 * 1024)
+        #expect(URLSessionTransport.defaultMaximumResponseBodySize == 10 * 1024 * 1024)
+    }
+
+    @Test func aResponseWithoutABodyArrives() async throws {
+        let (body, response) = try await transport.send(try request("empty 204"))
+        #expect(response.statusCode == 204)
+        #expect(response.value(forHTTPHeaderField: "X-Stubbed") == "yes")
+        #expect(body.isEmpty)
+    }
+
+    /// A challenge the session's delegate cancelled (on Linux, a `401` or a proxy's `407` carrying a challenge) fails
+    /// as cancelled: its response is the result.
+    @Test(arguments: [401, 407])
+    func aCancelledChallengeReturnsItsResponse(status: Int) async throws {
+        let (_, response) = try await transport.send(try request("challenge \(status)"))
+        #expect(response.statusCode == status)
+        #expect(response.value(forHTTPHeaderField: "WWW-Authenticate") == #"Basic realm="stub""#)
+    }
+
+    /// Only a connection closed before any response counts as not connecting: after a response, the failure keeps
+    /// its own category.
+    @Test func badServerResponseAfterAResponseIsAnotherFailure() async throws {
+        let request = try request("broken \(URLError.Code.badServerResponse.rawValue)")
+        let error = try await #require(throws: HTTPTransportError.self) { try await transport.send(request) }
+        #expect(error.code == .other)
+        #expect(error.message == nil)
+    }
+
+    @Test func aResponseThatIsNotHTTPIsAFailure() async throws {
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await transport.send(try request("plain"))
+        }
+        #expect(error.code == .other)
+        #expect(error.message == "expected an HTTP response, got URLResponse")
+    }
+
     @Test func cancellingTheAwaitingTaskCancelsTheRequest() async throws {
         let request = try request("hang")
         let transport = self.transport
         let task = Task { try await transport.send(request) }
+        task.cancel()
+        let error = try await #require(throws: HTTPTransportError.self) { try await task.value }
+        #expect(error.code == .cancelled)
+    }
+
+    /// The caller's own cancellation is no cancelled challenge: it fails as cancelled even after a `401` arrived.
+    @Test func cancellingAfterAChallengedResponseArrivedIsCancelled() async throws {
+        let request = try request("challenged 401")
+        let transport = self.transport
+        let task = Task { try await transport.send(request) }
+        // Waits (polling, at most 30 s) until the stub's response reached the task.
+        func responded() async -> Bool {
+            await withCheckedContinuation { done in
+                transport.session.getAllTasks { done.resume(returning: $0.first?.response != nil) }
+            }
+        }
+        for _ in 0..<3000 where await !responded() { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(await responded())
         task.cancel()
         let error = try await #require(throws: HTTPTransportError.self) { try await task.value }
         #expect(error.code == .cancelled)
@@ -101,6 +236,20 @@ final class StubProtocol: URLProtocol {
         #expect(error.code == .invalidRequest)
         #expect(error.message?.contains("X-Forwarded-For") == true)
         #expect(error.response == nil)
+    }
+
+    /// A refusal given by the caller (an endpoint's body that could not be encoded) is the result, and the task
+    /// handed back is already cancelled: nothing is sent.
+    @Test func aRefusalFailsWithItsErrorAndTheTaskIsAlreadyCancelled() async throws {
+        struct Unencodable: Error {}
+        let request = try request("status 200")
+        let session = transport.session
+        let result = await withCheckedContinuation { continuation in
+            let task = session.makeDataTask(for: request, refusal: Unencodable()) { continuation.resume(returning: $0) }
+            #expect(task.state != .suspended)
+            task.resume()
+        }
+        #expect(throws: Unencodable.self) { try result.get() }
     }
 
     @Test func requestWithoutURLIsInvalid() async throws {

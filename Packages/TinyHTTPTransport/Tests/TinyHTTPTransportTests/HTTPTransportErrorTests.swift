@@ -37,6 +37,14 @@ import Testing
         #expect(HTTPTransportError(mapping: URLError(.unsupportedURL), request: ftp).code == .invalidRequest)
     }
 
+    @Test(arguments: ["https://127.0.0.1:1/x", "HTTP://127.0.0.1:1/x", "HTTPS://127.0.0.1:1/x"])
+    func unsupportedURLIsTheServersFaultForEveryHTTPScheme(url: String) throws {
+        let request = URLRequest(url: try #require(URL(string: url)))
+        let mapped = HTTPTransportError(mapping: URLError(.unsupportedURL), request: request)
+        #expect(mapped.code == .other)
+        #expect(mapped.message == "the reply is not HTTP")
+    }
+
     @Test func nsErrorsOfTheURLDomainAreMappedToo() {
         let error = NSError(domain: NSURLErrorDomain, code: URLError.Code.timedOut.rawValue)
         #expect(HTTPTransportError(mapping: error, request: nil).code == .timedOut)
@@ -51,6 +59,13 @@ import Testing
         #expect(mapped.code == .timedOut)
         #expect(mapped.message == "kept")
         #expect(mapped.request == request)
+    }
+
+    /// An `HTTPTransportError` keeps the request it already names: only one without a request gets the given one.
+    @Test func aMappedTransportErrorKeepsItsOwnRequest() {
+        let own = URLRequest(method: .get, url: URL(fileURLWithPath: "/api/own"))
+        let mapped = HTTPTransportError(mapping: HTTPTransportError(.timedOut, request: own), request: request)
+        #expect(mapped.request == own)
     }
 
     @Test func descriptionOfAnUnacceptableStatusNamesEverything() throws {
@@ -76,6 +91,16 @@ import Testing
         let error = HTTPTransportError(.other, request: request, response: response, body: body, message: "bad JSON")
         #expect(error.description.contains(", status 200 (bad JSON), body: aaa"))
         #expect(error.description.hasSuffix("… (300 bytes)"))
+    }
+
+    /// FoundationNetworking's errors carry their reason: the description names the code and that reason only.
+    @Test func descriptionNamesTheUnderlyingErrorsCodeAndReason() {
+        let timeout = NSError(
+            domain: NSURLErrorDomain, code: URLError.Code.timedOut.rawValue,
+            userInfo: [NSLocalizedDescriptionKey: "The request timed out."])
+        let error = HTTPTransportError(mapping: timeout, request: nil)
+        #expect(
+            error.description == "HTTP request timed out, underlying error: URLError -1001 (The request timed out.)")
     }
 
     @Test func localizedDescriptionSaysWhatHappened() {

@@ -105,11 +105,32 @@ import Testing
         #expect(fullJitter.backoff(afterAttempt: 3) == .seconds(3))
     }
 
+    @Test func backoffKeepsDoublingUntilMaxDelay() {
+        let policy = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(100), jitter: 0)
+        #expect(
+            (5...8).map(policy.backoff(afterAttempt:)) == [.seconds(16), .seconds(32), .seconds(64), .seconds(100)])
+        #expect(policy.backoff(afterAttempt: 10_000) == .seconds(100))
+    }
+
     @Test func theDefaultsAreHalfASecondThirtySecondsAndAMinute() {
         let defaults = RetryPolicy()
         #expect(defaults.baseDelay == .milliseconds(500))
         #expect(defaults.maxDelay == .seconds(30))
         #expect(defaults.maxRetryAfter == .seconds(60))
+    }
+
+    @Test func theDefaultsAreThreeAttemptsOfTheIdempotentMethodsAfterTheUsualStatusesWithHalfJitter() {
+        let defaults = RetryPolicy()
+        #expect(defaults.maxAttempts == 3)
+        #expect(defaults.jitter == 0.5)
+        #expect(defaults.retryableMethods == [.get, .head, .put, .delete, "OPTIONS", "TRACE"])
+        #expect(defaults.retryableStatuses == [408, 429, 500, 502, 503, 504])
+    }
+
+    /// A jitter above 1 counts as 1: a wait is never negative.
+    @Test func jitterAboveOneCountsAsOne() {
+        let policy = RetryPolicy(baseDelay: .seconds(1), jitter: 3, random: { 0.5 })
+        #expect(policy.backoff(afterAttempt: 1) == .milliseconds(500))
     }
 
     @Test func theWaitsUseTheJitteredBackoff() async throws {
@@ -132,6 +153,29 @@ import Testing
 
         #expect(response.statusCode == 200)
         #expect(clock.sleeps == [.seconds(7)])
+    }
+
+    @Test func aRetryAfterOfZeroRetriesAtOnce() async throws {
+        let transport = answering([503, 200], headers: ["Retry-After": "0"], sent: Recorder<URLRequest>())
+            .with(.retry(policy, clock: clock))
+
+        let (_, response) = try await transport.send(URLRequest(method: .get, url: testURL))
+
+        #expect(response.statusCode == 200)
+        #expect(clock.sleeps == [.zero])
+    }
+
+    /// `maxRetryAfter` is the longest `Retry-After` honoured: a response asking for exactly that long is retried.
+    @Test func aRetryAfterOfExactlyTheCapIsHonoured() async throws {
+        var capped = policy
+        capped.maxRetryAfter = .seconds(60)
+        let transport = answering([503, 200], headers: ["Retry-After": "60"], sent: Recorder<URLRequest>())
+            .with(.retry(capped, clock: clock))
+
+        let (_, response) = try await transport.send(URLRequest(method: .get, url: testURL))
+
+        #expect(response.statusCode == 200)
+        #expect(clock.sleeps == [.seconds(60)])
     }
 
     @Test func retryAfterAsAnHTTPDateCountsFromTheResponseDate() async throws {
@@ -261,6 +305,7 @@ import Testing
         (.cannotParseResponse, [.cannotParseResponse], 4),
         (.badServerResponse, [], 1),
         (.cancelled, [.cancelled], 1),
+        (.badURL, [.badURL], 1),
     ])
     func theRetryableErrorCodesCanBeSet(code: URLError.Code, retryable: [URLError.Code], sends: Int) async throws {
         let sent = Recorder<URLRequest>()
@@ -358,6 +403,24 @@ import Testing
         #expect(error.code == code)
         #expect(error.attempts == 1)
         #expect(sent.all.count == 1)
+    }
+
+    /// A failure that arrives once the awaiting task is cancelled is not retried: it is thrown as it is, without a wait.
+    @Test func aFailureOfACancelledTaskIsNotRetried() async throws {
+        let sent = Recorder<URLRequest>()
+        let transport = ClosureTransport { request in
+            sent.append(request)
+            withUnsafeCurrentTask { $0?.cancel() }  // the task awaiting the send is cancelled as the failure arrives
+            throw HTTPTransportError(mapping: URLError(.timedOut), request: request)
+        }.with(.retry(policy, clock: clock))
+
+        let task = Task { try await transport.send(URLRequest(method: .get, url: testURL)) }
+        let error = try await #require(throws: HTTPTransportError.self) { try await task.value }
+
+        #expect(error.code == .timedOut)
+        #expect(error.attempts == 1)
+        #expect(sent.all.count == 1)
+        #expect(clock.sleeps.isEmpty)
     }
 
     @Test func cancellingDuringABackoffWaitEndsPromptlyWithCancelled() async throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 @Suite(.timeLimit(.minutes(1))) struct RequestConvenienceTests {
     let url = URL(fileURLWithPath: "/tmp/example")
@@ -24,6 +24,14 @@ import TinyHTTPTransport
         request.httpContentType(.urlencoded)
         #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
+    }
+
+    /// A default header never overrides the caller's own, whatever the case of its name.
+    @Test func addingADefaultKeepsTheCallersField() {
+        let own = ["content-type": "text/plain"]
+        #expect(own.addingDefault("Content-Type", "application/json") == own)
+        let added = ["Accept": "text/html"].addingDefault("Content-Type", "application/json")
+        #expect(added == ["Accept": "text/html", "Content-Type": "application/json"])
     }
 
     @Test func contentTypesAreExtensible() {
@@ -128,6 +136,15 @@ import TinyHTTPTransport
     func tokenMethodsPass(method: String?) throws {
         var request = URLRequest(url: url)
         request.httpMethod = method
+        try request.validate()
+    }
+
+    /// RFC 9110's `tchar`: letters, digits and ``!#$%&'*+-.^_`|~``, in methods and header names alike.
+    @Test func everyTokenCharacterPasses() throws {
+        let token = "Az09!#$%&'*+-.^_`|~"
+        try URLRequest.validateHeaderField(name: token, value: "x")
+        var request = URLRequest(url: url)
+        request.httpMethod = token
         try request.validate()
     }
 

@@ -28,6 +28,11 @@ import TinyHTTPTransport
         #expect(result.absoluteString == "https://example.com/search?page=2&z=1&a=2&flag")
     }
 
+    @Test func anEmptyQueryGetsTheItemsWithoutALeadingSeparator() throws {
+        let result = try url("https://example.com/search?").appendingQueryItems([URLQueryItem(name: "a", value: "1")])
+        #expect(result.absoluteString == "https://example.com/search?a=1")
+    }
+
     @Test func queryEscapingIsStrict() throws {
         let result = try url("https://example.com/s").appendingQueryItems([
             URLQueryItem(name: "q", value: "a+b & c=d/e?"), URLQueryItem(name: "naïve name", value: "😀"),

@@ -23,6 +23,24 @@ import Testing
         #expect(delegate == nil)
     }
 
+    /// The transport invalidates the session it owns when it goes, even while someone else still holds the session.
+    @Test func releasingTheTransportInvalidatesItsSession() async throws {
+        weak var delegate: SessionDelegate?
+        let session: URLSession
+        do {
+            let transport = URLSessionTransport(configuration: .ephemeral)
+            session = transport.session
+            delegate = session.delegate as? SessionDelegate
+            #expect(delegate != nil)
+        }
+        // The session lets go of its delegate once invalidated, asynchronously: wait for it, at most 30 s.
+        for _ in 0..<3000 where delegate != nil {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        #expect(delegate == nil)
+        #expect(session.delegate == nil)
+    }
+
     @Test func aGivenSessionStaysUsableAfterTheTransportIsGone() async throws {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [StubProtocol.self]

@@ -10,6 +10,7 @@ import Testing
 /// - `bytes <count>`: status 200, `count` bytes announced by `Content-Length` and sent in pieces of ten (sent so, a
 ///   body reaches only a session's delegate whole: FoundationNetworking hands a completion handler the last piece);
 /// - `announce <count>`: status 200, `Content-Length: <count>`, the echo as the body;
+/// - `trickle <count>`: status 200, `Content-Length: <count>`, ten bytes, then nothing until the request is cancelled;
 /// - `challenge <code>`: the response with a `WWW-Authenticate` challenge, then the failure of a cancelled challenge;
 /// - `challenged <code>`: that response, then nothing until the request is cancelled;
 /// - `error <URLError code>`: that failure, without a response;
@@ -34,6 +35,8 @@ final class StubProtocol: URLProtocol {
                 200, headers: ["Content-Length": "\(number)"], body: Data(repeating: UInt8(ascii: "a"), count: number),
                 piece: 10)
         case "announce": respond(200, headers: ["Content-Length": "\(number)"], body: echo)
+        case "trickle":
+            respond(200, headers: ["Content-Length": "\(number)"], body: Data(count: 10), finishing: false)
         case "challenge":
             respond(number, headers: ["WWW-Authenticate": #"Basic realm="stub""#], finishing: false)
             client?.urlProtocol(self, didFailWithError: URLError(.cancelled))
@@ -153,6 +156,30 @@ final class StubProtocol: URLProtocol {
             try await Self.transport(maximumResponseBodySize: 1000).send(try request("announce 1001"))
         }
         #expect(error.message == "the response body is larger than maximumResponseBodySize, 1000 bytes")
+    }
+
+    /// A body over the limit ends the transfer at once: the request does not wait for the rest of it.
+    @Test func aBodyOverTheLimitEndsTheTransfer() async throws {
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await Self.transport(maximumResponseBodySize: 1000).send(try request("trickle 5000"))
+        }
+        #expect(error.message == "the response body is larger than maximumResponseBodySize, 1000 bytes")
+    }
+
+    /// On Linux a session without a delegate sends through its twin, whose delegate enforces the limit too; on Apple
+    /// platforms such a session reads bodies whole.
+    @Test func aGivenSessionWithoutADelegateHasTheLimitOnLinux() async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [StubProtocol.self]
+        let given = URLSessionTransport(session: URLSession(configuration: configuration), maximumResponseBodySize: 25)
+        #if canImport(FoundationNetworking)
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await given.send(try request("bytes 26"))
+            }
+            #expect(error.message == "the response body is larger than maximumResponseBodySize, 25 bytes")
+        #else
+            #expect(try await given.send(try request("bytes 26")).0.count == 26)
+        #endif
     }
 
     @Test func aNegativeLimitCountsAsZero() async throws {

@@ -256,6 +256,26 @@ final class StubProtocol: URLProtocol {
         #expect(error.code == .cancelled)
     }
 
+    /// Known bug: a task handed out by `makeDataTask` (the task of TinyEndpoint's `URLSession.load(_:onComplete:)` and
+    /// `dataTask(endpoint:)`, documented to complete with `cancelled` when cancelled) that its caller cancels once a
+    /// `401` arrived completes with that `401`: without the async path's flag, the caller's cancellation looks like a
+    /// cancelled challenge (URLSession+Send.swift, the `[401, 407]` rule of `makeDataTask`).
+    @Test func cancellingAHandedOutTaskAfterA401ArrivedIsCancelled() async throws {
+        let (results, completed) = AsyncStream.makeStream(of: Result<(Data, HTTPURLResponse), any Error>.self)
+        let task = transport.session.makeDataTask(for: try request("challenged 401")) { completed.yield($0) }
+        task.resume()
+        // Waits (polling, at most 30 s) until the stub's response reached the task.
+        for _ in 0..<3000 where task.response == nil { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(task.response != nil)
+        task.cancel()
+        var iterator = results.makeAsyncIterator()
+        let result = try #require(await iterator.next())
+        withKnownIssue("the caller's cancellation after a 401 arrived completes with the 401") {
+            let error = try #require(throws: HTTPTransportError.self) { try result.get() }
+            #expect(error.code == .cancelled)
+        }
+    }
+
     @Test func headerInjectionIsRefusedBeforeSending() async throws {
         var request = try request("status 200")
         request.allHTTPHeaderFields?["X-Forwarded-For"] = "x\r\nHost: evil"

@@ -5,7 +5,10 @@ import Foundation
 /// On Linux it cancels HTTP authentication challenges, because FoundationNetworking never completes a `401`
 /// carrying `WWW-Authenticate` otherwise (swift-corelibs-foundation issue 5456: `.performDefaultHandling` hangs,
 /// `.useCredential` without a credential crashes). The task then fails as cancelled and keeps the `401` as its
-/// `response`, which the send path returns. Server-trust challenges always get the default handling.
+/// `response`, which the send path returns; the delegate notes which tasks it cancelled so, so that a caller's own
+/// `cancel()` after a `401` arrived still fails as cancelled. (A note is dropped when the send path reads it: a task
+/// made directly on this delegate's session leaves one behind, an integer, when its challenge was cancelled.)
+/// Server-trust challenges always get the default handling.
 ///
 /// It also collects the body of each task sent with a size limit (``collect(_:limit:completion:)``), refusing the
 /// response with its first bytes when its `Content-Length` exceeds the limit, or as soon as the bytes received so far
@@ -55,6 +58,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     /// The bodies being collected, by task identifier (unique within the one session this delegate serves).
     private let bodies = Locked([Int: Body]())
+    /// The tasks whose HTTP authentication challenge this delegate cancelled (on Linux), by task identifier, until
+    /// the send path asks (``cancelledChallenge(of:)``).
+    private let cancelledChallenges = Locked(Set<Int>())
+
+    /// Whether this delegate cancelled an authentication challenge of `task`, whose cancellation then is no one's
+    /// `cancel()`: asked once, when the task failed as cancelled.
+    func cancelledChallenge(of task: URLSessionTask) -> Bool {
+        cancelledChallenges.withLock { $0.remove(task.taskIdentifier) != nil }
+    }
 
     /// Collects the body of `task` (made without a completion handler) and calls `completion` when it ends; a body
     /// over `limit` bytes ends it at once, cancelled, with `tooLarge` set.
@@ -82,6 +94,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             // The value of NSURLAuthenticationMethodServerTrust, which FoundationNetworking marks unavailable
             // (curl validates certificates itself there); compared by value should it ever arrive.
             guard challenge.protectionSpace.authenticationMethod == "NSURLAuthenticationMethodServerTrust" else {
+                cancelledChallenges.withLock { _ = $0.insert(task.taskIdentifier) }
                 return completionHandler(.cancelAuthenticationChallenge, nil)
             }
         #endif

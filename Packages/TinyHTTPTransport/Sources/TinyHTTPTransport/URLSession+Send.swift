@@ -42,8 +42,9 @@ extension URLSession: HTTPTransport {
     /// - On Linux, a session without a delegate sends through its twin: a session with the same configuration (so
     ///   the same cookies, cache and credentials) whose delegate cancels HTTP authentication challenges. A session
     ///   with its own delegate keeps it: that delegate answers its challenges.
-    /// - A task failed as cancelled whose response is a `401` or `407` is a cancelled challenge: its response is the
-    ///   result.
+    /// - A task failed as cancelled whose response is a `401` or `407` is a cancelled challenge, its response the
+    ///   result, when the session's delegate cancelled the challenge: TinyKit's delegate says whether it did (so
+    ///   cancelling the returned task fails as cancelled, whatever has arrived); another delegate is taken to have.
     @_spi(TinyKit) public func makeDataTask(
         for request: URLRequest, refusal: (any Error)? = nil,
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
@@ -61,6 +62,7 @@ extension URLSession: HTTPTransport {
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
     ) -> URLSessionDataTask {
         let session = challengeAnsweringSession
+        let delegate = session.delegate as? SessionDelegate
         do {
             if let refusal { throw refusal }
             try request.validate()
@@ -81,9 +83,9 @@ extension URLSession: HTTPTransport {
             if let error {
                 let code = HTTPTransportError.urlErrorCode(of: error)
                 // A cancelled authentication challenge: its response is the result.
-                if code == .cancelled, !sentTask.cancelled,
-                    let challenged = sentTask.task?.response as? HTTPURLResponse,
-                    [401, 407].contains(challenged.statusCode)
+                if code == .cancelled, !sentTask.cancelled, let task = sentTask.task,
+                    let challenged = task.response as? HTTPURLResponse, [401, 407].contains(challenged.statusCode),
+                    delegate?.cancelledChallenge(of: task) ?? true
                 {
                     return completion(.success((data, challenged)))
                 }
@@ -107,7 +109,7 @@ extension URLSession: HTTPTransport {
             completion(.success((data, http)))
         }
         let task: URLSessionDataTask
-        if let limit, let delegate = session.delegate as? SessionDelegate {
+        if let limit, let delegate {
             task = session.dataTask(with: request)
             delegate.collect(task, limit: limit, completion: finish)
         } else {

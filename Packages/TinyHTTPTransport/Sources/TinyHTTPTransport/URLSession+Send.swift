@@ -82,10 +82,11 @@ extension URLSession: HTTPTransport {
             }
             if let error {
                 let code = HTTPTransportError.urlErrorCode(of: error)
-                // A cancelled authentication challenge: its response is the result.
-                if code == .cancelled, !sentTask.cancelled, let task = sentTask.task,
-                    let challenged = task.response as? HTTPURLResponse, [401, 407].contains(challenged.statusCode),
-                    delegate?.cancelledChallenge(of: task) ?? true
+                // A cancelled authentication challenge: its response is the result. The delegate is asked first, so
+                // that the note of every cancelled task is dropped.
+                if code == .cancelled, let task = sentTask.task, delegate?.cancelledChallenge(of: task) ?? true,
+                    !sentTask.cancelled, let challenged = task.response as? HTTPURLResponse,
+                    [401, 407].contains(challenged.statusCode)
                 {
                     return completion(.success((data, challenged)))
                 }

@@ -52,6 +52,13 @@ private enum APIError: Error, Equatable {
         #expect(RequestState<Int>.failure("x").map { $0 * 10 } == .failure("x"))
     }
 
+    @Test func mapKeepsTheTypedErrorOfAFailure() {
+        let failure = RequestState<Int>.failure(RequestError(APIError.server(502), message: "Bad gateway"))
+        let mapped = failure.map { String($0) }
+        #expect(mapped.error?.message == "Bad gateway")
+        #expect((mapped.error?.underlyingError as? APIError) == .server(502))
+    }
+
     @Test func mapRethrows() {
         #expect(throws: APIError.unauthorized) {
             try RequestState<Int>.success(1).map { _ -> Int in throw APIError.unauthorized }

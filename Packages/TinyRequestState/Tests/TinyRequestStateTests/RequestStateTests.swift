@@ -160,6 +160,14 @@ private enum APIError: Error, Equatable {
         #expect(nickname.value == nil && nickname.state == .idle)
     }
 
+    @Test func startingFromASuccessKeepsItsValue() {
+        let users = Refreshable(RequestState<[String]>.success(["Ada"]))
+        #expect(users.state == .success(["Ada"]))
+        #expect(users.value == ["Ada"])
+        let failed = Refreshable(RequestState<[String]>.failure("Offline"))
+        #expect(failed.state == .failure("Offline") && failed.value == nil)
+    }
+
     @Test func equalityIncludesTheKeptValue() {
         var a = Refreshable<Int>()
         a.state = .success(1)

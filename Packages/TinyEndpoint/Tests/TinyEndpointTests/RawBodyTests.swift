@@ -37,6 +37,17 @@ import TinyHTTPTransport
         #expect(endpoint.request.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
+    @Test func theClientConveniencesKeepTheCallersOtherHeadersWithARawBody() async throws {
+        let transport = StubTransport(body: #"{"name":"Ada"}"#)
+        let client: any APIClientProtocol = TinyAPIClient(transport: transport)
+        _ = try await client.post(
+            to: "https://api.example.com", path: "/x", body: Self.bytes, headers: ["Authorization": "Bearer t"],
+            as: User.self)
+        let sent = try #require(transport.requests.first)
+        #expect(sent.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+        #expect(sent.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
+    }
+
     @Test func otherValuesAreStillJSON() throws {
         let endpoint = Endpoint<User>(json: .post, url: try apiURL("/users"), body: ["bytes": Self.bytes])
         #expect(endpoint.request.httpBody == Data(#"{"bytes":"AP97Cg=="}"#.utf8))

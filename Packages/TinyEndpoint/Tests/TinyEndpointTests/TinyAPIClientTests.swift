@@ -161,24 +161,29 @@ import TinyHTTPTransport
         let client = TinyAPIClient(transport: transport, encoder: encoder)
         let body = NewUser(fullName: "Ada L")
         let user: User
+        let headers = ["Authorization": "Bearer t"]
         if method == .post {
-            user = try await client.post(to: "https://x.dev", path: "/users", body: body, as: User.self)
+            user = try await client.post(
+                to: "https://x.dev", path: "/users", body: body, headers: headers, as: User.self)
         } else {
-            user = try await client.send(method, to: "https://x.dev", path: "/users/1", body: body, as: User.self)
+            user = try await client.send(
+                method, to: "https://x.dev", path: "/users/1", body: body, headers: headers, as: User.self)
         }
         #expect(user == User(name: "Ada"))
         let request = try #require(transport.requests.first)
         #expect(request.httpMethod == method.rawValue)
         #expect(request.httpBody?.text == #"{"full_name":"Ada L"}"#)
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t")
     }
 
     @Test func deleteSendsNoBody() async throws {
         let transport = StubTransport(status: 204)
         let result = try await TinyAPIClient(transport: transport).delete(
-            from: "https://x.dev", path: "/users/1", as: EmptyResponse.self)
+            from: "https://x.dev", path: "/users/1", headers: ["Authorization": "Bearer t"], as: EmptyResponse.self)
         #expect(result == EmptyResponse())
         #expect(transport.requests.first?.httpMethod == "DELETE")
+        #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == "Bearer t")
         #expect(transport.requests.first?.httpBody == nil)
     }
 
@@ -193,6 +198,7 @@ import TinyHTTPTransport
             return
         }
         #expect(message.contains("Dictionary<String, Double> at value"))
+        #expect(error.underlyingError is EndpointError)
         #expect(transport.requests.isEmpty)
     }
 
@@ -209,6 +215,15 @@ import TinyHTTPTransport
         #expect(try await client.get(from: "https://x.dev", path: "/a", as: String.self) == "GET /a -")
         #expect(try await client.post(to: "https://x.dev", path: "/b", body: [1], as: String.self) == "POST /b [1]")
         #expect(try await client.delete(from: "https://x.dev", path: "/c", as: String.self) == "DELETE /c -")
+        // The default encoder's failure is a TinyAPIError too, as documented, keeping the EndpointError.
+        let error = try await #require(throws: TinyAPIError.self) {
+            try await client.post(to: "https://x.dev", path: "/d", body: ["value": Double.nan], as: String.self)
+        }
+        guard case .encodingError = error.kind else {
+            Issue.record("expected encodingError, got \(error)")
+            return
+        }
+        #expect(error.underlyingError is EndpointError)
     }
 
     @Test func theInjectedEncoderIsUsedThroughTheProtocolToo() async throws {

@@ -14,9 +14,12 @@ import TinyHTTPTransport
         (.delete, "/users/1/", "mock_delete_users_1.json"),
         (.get, "//users//1", "mock_get_users_1.json"),
         (.get, "/users?page=2#top", "mock_get_users.json"),
+        (.get, "/users#top", "mock_get_users.json"),
         (.get, "/projects/a%2Fb", "mock_get_projects_a%2Fb.json"),
         (.get, "/a%5Cb/c%00d/100%25", "mock_get_a%5Cb_c%00d_100%25.json"),
+        (.get, "/a%1Fb/c%7Fd/e%20f", "mock_get_a%1Fb_c%7Fd_e f.json"),  // the last control characters; a space is kept
         (HTTPMethod(rawValue: "Propfind"), "/x", "mock_propfind_x.json"),
+        (HTTPMethod(rawValue: "X-Ping2"), "/x", "mock_x-ping2_x.json"),  // digits are token characters
     ])
     func namesFilesAfterMethodAndPath(method: HTTPMethod, path: String, expected: String) throws {
         #expect(try MockFiles.fileName(for: method, path: path) == expected)
@@ -105,6 +108,17 @@ import TinyHTTPTransport
         try Data("[]".utf8).write(to: directory.appendingPathComponent("mock_get_items.json"))
         let mock = MockTransport(files: MockFiles(directory: directory))
         let (body, _) = try await mock.send(request(.get, "http://localhost:8080/items"))
+        #expect(body == Data("[]".utf8))
+    }
+
+    @Test func theDirectoryIsStandardized() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tinymocks-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("[]".utf8).write(to: directory.appendingPathComponent("mock_get_items.json"))
+        let files = MockFiles(directory: directory.appendingPathComponent("other/../."))
+        #expect(files.directory.path == directory.standardizedFileURL.path)
+        let (body, _) = try await MockTransport(files: files).send(request(.get, "http://localhost:8080/items"))
         #expect(body == Data("[]".utf8))
     }
 

@@ -84,6 +84,14 @@ import TinyHTTPTransport
         #expect(throws: MockError.self) {
             try MockFiles.fileName(for: HTTPMethod(rawValue: "GET/../SECRET"), path: "/ok")
         }
+        // An empty method is no token either: it would name `mock__ok.json`.
+        #expect(throws: MockError.self) { try MockFiles.fileName(for: HTTPMethod(rawValue: ""), path: "/ok") }
+    }
+
+    @Test func aDotSegmentIsNamedInTheRefusal() {
+        #expect(throws: MockError.unsafePath(path: "/a/../b", reason: #"it has a ".." segment"#)) {
+            try MockFiles.fileName(for: .get, path: "/a/../b")
+        }
     }
 
     @Test(arguments: [241, 242, 1000])
@@ -102,6 +110,18 @@ import TinyHTTPTransport
         default:
             Issue.record("unexpected \(String(describing: error))")
         }
+    }
+
+    /// A refused path longer than 80 characters is shortened in the error to its first 80 and "…".
+    @Test(arguments: [80, 81])
+    func aLongRefusedPathIsShortenedAfter80Characters(length: Int) {
+        let path = "/" + String(repeating: "😀", count: length - 1)  // 4 bytes each: far over 255 bytes
+        let error = #expect(throws: MockError.self) { try MockFiles.fileName(for: .get, path: path) }
+        guard case .unsafePath(let shown, _) = error else {
+            Issue.record("expected unsafePath, got \(String(describing: error))")
+            return
+        }
+        #expect(shown == (length > 80 ? String(path.prefix(80)) + "…" : path))
     }
 
     @Test func unicodeCountsInBytes() throws {

@@ -52,6 +52,24 @@ import TinyHTTPTransport
         #expect(!error.description.contains("SECRET"))
     }
 
+    /// A sibling directory whose name starts with the mock directory's (`mocks-old` beside `mocks`) is outside it.
+    @Test func aLinkIntoASiblingWithTheSamePrefixIsRefused() async throws {
+        let sandbox = try Sandbox()
+        let sibling = sandbox.root.appendingPathComponent("mocks-old")
+        try FileManager.default.createDirectory(at: sibling, withIntermediateDirectories: true)
+        try Data("SECRET".utf8).write(to: sibling.appendingPathComponent("secret.json"))
+        try sandbox.link("mocks/mock_get_sibling.json", to: "../mocks-old/secret.json")
+        let mock = MockTransport(files: MockFiles(directory: sandbox.mocks))
+
+        let error = await mockError(mock, try request(.get, "http://h/sibling"))
+
+        guard case .unsafePath(_, let reason) = error else {
+            Issue.record("expected unsafePath, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("outside the mock directory"))
+    }
+
     @Test func aLinkInsideTheDirectoryIsAnswered() async throws {
         let sandbox = try Sandbox()
         let (body, _) = try await MockTransport(files: MockFiles(directory: sandbox.mocks))

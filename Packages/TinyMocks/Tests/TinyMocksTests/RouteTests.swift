@@ -37,6 +37,44 @@ import TinyHTTPTransport
         #expect(headers == ["content-type": "application/problem+json"])
     }
 
+    @Test func statusHeadersAndEncoderAreUsed() throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        struct Page: Encodable { var totalCount = 1 }
+        let responses = [
+            try MockResponse.json(Page(), status: 201, headers: ["X-Trace": "a"], encoder: encoder),
+            MockResponse.json(#"{"total_count":1}"#, status: 201, headers: ["X-Trace": "a"]),
+        ]
+        for response in responses {
+            guard case .status(let status, let headers, let body) = response else {
+                Issue.record("expected a response")
+                continue
+            }
+            #expect(status == 201)
+            #expect(headers == ["X-Trace": "a", "Content-Type": "application/json"])
+            #expect(body == Data(#"{"total_count":1}"#.utf8))
+        }
+        guard case .status(let status, let headers, _) = MockResponse.text("hi", status: 202, headers: ["X-Trace": "b"])
+        else {
+            Issue.record("expected a response")
+            return
+        }
+        #expect(status == 202)
+        #expect(headers == ["X-Trace": "b", "Content-Type": "text/plain; charset=utf-8"])
+    }
+
+    @Test func mockErrorsDescribeWhatWentWrong() {
+        #expect(
+            MockError.unreadableFile(path: "/m/mock_get_a.json", reason: "a directory").description
+                == "The mock file /m/mock_get_a.json exists but cannot be read: a directory")
+        #expect(
+            MockError.unsafePath(path: "/a/../b", reason: "it has a dot segment").description
+                == "The request path /a/../b cannot name a mock file: it has a dot segment")
+        #expect(
+            MockError.cannotEncode(type: "Page", reason: "NaN").description
+                == "Cannot encode the mock response of type Page as JSON: NaN")
+    }
+
     /// A value whose encoding always fails.
     struct Unencodable: Encodable {
         func encode(to encoder: any Encoder) throws {

@@ -93,6 +93,39 @@ extension UserEndpoint: TinyAPIEndpoint {
         #expect(try JSONDecoder().decode(User.self, from: data).id == 1)
     }
 
+    @Test func requestDataTakesTheBaseURLPathOffToo() async throws {
+        let endpoint = AdHocAPIEndpoint(baseURL: "https://api.example.com/api/v4", path: "/users/1", method: .get)
+        let data = try await mockClient.requestData(endpoint)
+        #expect(try JSONDecoder().decode(User.self, from: data).id == 1)
+    }
+
+    /// An encoded slash in the base URL's path is one segment, as in the request's path (GitLab's project ids).
+    @Test func aBaseURLPathWithAnEncodedSlashIsTakenOff() async throws {
+        let base = "https://gitlab.example.com/api/v4/projects/diaspora%2Fdiaspora"
+        let users = try await mockClient.get(from: base, path: "/users", as: [User].self)
+        #expect(users.count == 2)
+    }
+
+    @Test func theInjectedDecoderAndEncoderAreUsed() async throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        struct Profile: Codable, Equatable, Sendable { var displayName: String }
+        let clients = [
+            MockTinyAPIClient(transport: MockTransport(), decoder: decoder, encoder: encoder),
+            MockTinyAPIClient(files: fixtures, decoder: decoder, encoder: encoder),
+        ]
+        for client in clients {
+            client.transport.register(.put, "/me", .json(#"{"display_name":"Ada"}"#))
+            let profile = try await client.send(
+                .put, to: "https://api.example.com", path: "/me", body: Profile(displayName: "Ada L"),
+                as: Profile.self)
+            #expect(profile == Profile(displayName: "Ada"))
+            #expect(client.transport.requests.first?.httpBody == Data(#"{"display_name":"Ada L"}"#.utf8))
+        }
+    }
+
     @Test func aBaseURLPathIsNotPartOfTheFileName() async throws {
         let users = try await mockClient.get(from: "https://api.example.com/api/v4/", path: "/users", as: [User].self)
         #expect(users.count == 2)

@@ -238,5 +238,8 @@ import TinyHTTPTransport
 
     @Test func liveUsesTheSharedURLSessionTransport() {
         #expect(TinyAPIClient.live.transport is URLSessionTransport)
+        #expect((TinyAPIClient.live.transport as? URLSessionTransport) === URLSessionTransport.shared)
+        #expect((TinyAPIClient().transport as? URLSessionTransport) === URLSessionTransport.shared)
+        #expect(TinyAPIClient.live.checksContentType)
     }
 }

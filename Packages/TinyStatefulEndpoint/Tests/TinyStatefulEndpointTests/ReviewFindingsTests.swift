@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import TinyEndpoint
+@_spi(TinyKit) import TinyHTTPTransport
+import TinyMocks
+import TinyRequestState
+
+@testable import TinyStatefulEndpoint
+
+/// A store holding the body `"stored"` for every request, whose restore waits until ``open()``.
+final class GatedRestoreStore: ResponseStore {
+    private struct State {
+        var opened = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Lets the restores return.
+    func open() {
+        let waiters = state.withLock { state in
+            state.opened = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func restore<Value>(
+        for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
+    ) async -> Value? {
+        await withCheckedContinuation { continuation in
+            let opened = state.withLock { state in
+                if !state.opened { state.waiters.append(continuation) }
+                return state.opened
+            }
+            if opened { continuation.resume() }
+        }
+        guard let url = request.url,
+            let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)
+        else { return nil }
+        return try? decode(Data("stored".utf8), response)
+    }
+
+    func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {}
+}
+
+/// Bugs found in review, kept as known issues until fixed.
+@Suite(.timeLimit(.minutes(1))) struct StatefulEndpointReviewFindingsTests {
+    /// The class doc: "a change made by an observer while it is called reaches everyone after the current one". The
+    /// first call (made by `observe` itself, outside any delivery) is not covered: a change made from it is delivered
+    /// at once, re-entering the observer before its first call ends.
+    @MainActor @Test func aChangeMadeByAnObserverInItsFirstCallReachesItAfterThatCall() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
+        endpoint.loadIfNeeded()
+        await waitUntil(endpoint) { $0 == .success("v1") }
+        let received = Received()
+        var depth: [Int] = []
+        var running = 0
+        let owner = Owner()
+        endpoint.observe(owner: owner) { state in
+            depth.append(running)
+            running += 1
+            defer { running -= 1 }
+            if state == .success("v1") { endpoint.clear() }  // e.g. a "log out" screen clearing what it finds
+            received.states.append(state)
+        }
+        withKnownIssue(
+            "StatefulEndpoint.observe: a change made in an observer's first call re-enters it before that call ends (states out of order)"
+        ) {
+            #expect(Array(received.states.prefix(2)) == [.success("v1"), .idle])
+            #expect(Array(depth.prefix(2)) == [0, 0])
+        }
+        #expect(Array(received.states.prefix(2)) == [.idle, .success("v1")])  // what happens
+        #expect(Array(depth.prefix(2)) == [0, 1])  // the second call ran inside the first
+    }
+
+    /// `cancelsUnobservedLoadAfter:`: "a load in flight is cancelled once this long has passed since its last
+    /// observer went away … and the state goes back to the last value". The check counts an observer as gone only
+    /// while its entry is still in `observers`; the stored value's delivery prunes departed observers, after which
+    /// `observers.isEmpty` reads as "never observed" (a prefetch) and the load is never cancelled.
+    @MainActor @Test func aLoadWhoseObserverLeftBeforeTheStoredValueArrivedIsCancelledAfterTheGracePeriod()
+        async throws
+    {
+        let transport = NumberingTransport(holding: [1])
+        let clock = TestClock(opened: 0)
+        let store = GatedRestoreStore()
+        let endpoint = StatefulEndpoint(
+            endpoint: textEndpoint(), transport: transport, store: store, cancelsUnobservedLoadAfter: .seconds(2),
+            clock: clock)
+        defer { clock.open(.max / 2) }  // lets the grace period's last sleep end
+        var owner: Owner? = Owner()
+        endpoint.observe(owner: try #require(owner)) { _ in }
+        let load = try #require(endpoint.task)
+        owner = nil  // the screen goes away while the stored value is still being read
+        store.open()
+        await transport.waitForCalls(1)  // the stored value was offered; the load waits for its answer
+        #expect(endpoint.state == .success("stored"))
+        await clock.waitForSleeps(1)
+        clock.open()  // two seconds later, nobody observes it
+        await clock.waitForSleeps(2)  // the check ran and sleeps again
+
+        withKnownIssue(
+            "StatefulEndpoint grace period: a load is never cancelled once a delivery pruned its departed observers"
+        ) {
+            #expect(load.isCancelled)
+        }
+        transport.release()
+        await load.value
+        withKnownIssue("StatefulEndpoint grace period: the unobserved load's answer is shown") {
+            #expect(endpoint.state == .success("stored"))
+        }
+        #expect(endpoint.state == .success("v1"))  // what happens: the load ran to its end
+    }
+
+    /// Control: the same load, whose observer leaves after the stored value arrived, is cancelled.
+    @MainActor @Test func aLoadWhoseObserverLeftAfterTheStoredValueArrivedIsCancelledAfterTheGracePeriod()
+        async throws
+    {
+        let transport = NumberingTransport(holding: [1])
+        let clock = TestClock(opened: 0)
+        let store = GatedRestoreStore()
+        let endpoint = StatefulEndpoint(
+            endpoint: textEndpoint(), transport: transport, store: store, cancelsUnobservedLoadAfter: .seconds(2),
+            clock: clock)
+        defer { clock.open(.max / 2) }
+        var owner: Owner? = Owner()
+        endpoint.observe(owner: try #require(owner)) { _ in }
+        let load = try #require(endpoint.task)
+        store.open()
+        await transport.waitForCalls(1)
+        owner = nil
+        await clock.waitForSleeps(1)
+        clock.open()
+        await clock.waitForSleeps(2)
+        #expect(load.isCancelled)
+        transport.release()
+        await load.value
+        #expect(endpoint.state == .success("stored"))
+    }
+
+    /// `EndpointLoading.observe(endpoint:)` starts the activity when a load starts and stops it when the state leaves
+    /// `.loading` or the token is cancelled; when the observing controller is released during a load (the
+    /// observation's other end), `stopActivity` is never called. Seen with any indicator that outlives the
+    /// controller (a shared network indicator, a counter).
+    @MainActor @Test func releasingTheObservingControllerWhileLoadingStopsTheActivity() async {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock(TestClock(opened: 0)))
+        let indicator = FakeActivityIndicator()
+        var controller: TodosController? = TodosController(transport: unreachableMock())
+        weak let released = controller
+        controller?.observe(endpoint: endpoint, activityIndicator: indicator) { controller, text in
+            controller.texts.append(text)
+        }
+        #expect(indicator.events == ["start"])
+        controller = nil  // the screen goes away while its load runs
+        #expect(released == nil)
+        endpoint.clear()  // the load ends (and the ended observation is dropped)
+        withKnownIssue(
+            "EndpointLoading.observe: releasing the owner while a load runs never stops the activity indicator"
+        ) {
+            #expect(indicator.events == ["start", "stop"])
+        }
+        #expect(indicator.events == ["start"])  // what happens
+    }
+}

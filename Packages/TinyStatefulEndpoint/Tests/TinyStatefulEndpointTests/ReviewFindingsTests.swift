@@ -66,7 +66,7 @@ final class GatedRestoreStore: ResponseStore {
             received.states.append(state)
         }
         withKnownIssue(
-            "StatefulEndpoint.observe: a change made in an observer's first call re-enters it before that call ends (states out of order)"
+            "StatefulEndpoint.observe: a change made in an observer's first call re-enters it (states out of order)"
         ) {
             #expect(Array(received.states.prefix(2)) == [.success("v1"), .idle])
             #expect(Array(depth.prefix(2)) == [0, 0])

@@ -23,7 +23,7 @@ import TinyStore
             seen.values.append(state.count)
         }
         withKnownIssue(
-            "Store.observe: an action sent from an observer's first call re-enters it before that call ends (states out of order)"
+            "Store.observe: an action sent from an observer's first call re-enters it (states out of order)"
         ) {
             #expect(seen.values == [0, 1])
             #expect(depth.values == [0, 0])

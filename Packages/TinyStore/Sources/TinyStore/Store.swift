@@ -46,8 +46,8 @@ public final class Store<F: Feature>: Observable {
     private var observers: [WeakObserver] = [] { didSet { hasObservers = !observers.isEmpty } }
     /// `!observers.isEmpty`, without the generic metadata lookups that cost tens of nanoseconds in every `send`.
     private var hasObservers = false
-    /// States to deliver, each to the observers registered when it happened (how many of them).
-    private var deliveries: [(state: F.State, observers: Int)] = []
+    /// States to deliver, each to some of the observers registered when it happened (all, or a new one's first call).
+    private var deliveries: [(state: F.State, observers: Range<Int>)] = []
     /// Where Observation sees `state` change. Not generic, so registering an access or a change costs what it costs
     /// in a plain `@Observable` class: no key path into a generic class (microseconds to make), no generic lookups.
     private let changes = Changes()
@@ -103,12 +103,12 @@ public final class Store<F: Feature>: Observable {
     /// Hands `state` to the observers registered now, in order. A state sent by an observer while it is called waits
     /// for the current delivery to end, so every observer sees the states in the order they happened (the last one
     /// last), as `StatefulEndpoint` delivers them.
-    private func deliver(_ state: F.State) {
-        deliveries.append((state, observers.count))
+    private func deliver(_ state: F.State, from first: Int = 0) {
+        deliveries.append((state, first..<observers.count))
         guard deliveries.count == 1 else { return }  // a delivery is under way: it delivers this state next
         var ended = false
-        while let (state, count) = deliveries.first {
-            for observer in observers[..<count] {
+        while let (state, range) = deliveries.first {
+            for observer in observers[range] {
                 if let onChange = observer.callback?.onChange { onChange(state) } else { ended = true }
             }
             deliveries.removeFirst()
@@ -169,7 +169,13 @@ public final class Store<F: Feature>: Observable {
             (self.onChange, self.onEnd) = (onChange, onEnd)
             super.init()
             store.observers.append(WeakObserver(callback: self))
-            onChange(store.current)
+            // A delivery of its own, so that a state sent from this call reaches it after the call; during a
+            // delivery, now (the delivery under way holds back what it sends).
+            if store.deliveries.isEmpty {
+                store.deliver(store.current, from: store.observers.count - 1)
+            } else {
+                onChange(store.current)
+            }
         }
 
         override func cancel() { onChange = nil }

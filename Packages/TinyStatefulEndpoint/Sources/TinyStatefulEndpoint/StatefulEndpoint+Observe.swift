@@ -74,7 +74,8 @@ extension StatefulEndpoint {
         // Releases the closure now. Strong: retaining a weakly referenced object takes a slow path.
         token.end = { (observer.owner, observer.call) = (nil, { _, _ in }) }
         observers.append(observer)
-        call(owner ?? token, current)
+        observedWhileLoading = true
+        greetNewest()
         if loading { loadIfNeeded() }
         return token
     }

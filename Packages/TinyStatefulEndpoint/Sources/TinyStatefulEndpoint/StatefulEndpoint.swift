@@ -63,8 +63,10 @@ import TinyRequestState
     /// `\.state`, made once: making a key path into a generic class costs microseconds.
     private lazy var stateKeyPath = \StatefulEndpoint.state
     var observers: [Observer] = []
-    /// States to deliver, each to the observers registered when it happened (how many of them).
-    private var deliveries: [(state: RequestState<A>, observers: Int)] = []
+    /// Whether an observation was live during the load in flight (or the next one): then the grace period applies.
+    var observedWhileLoading = false
+    /// States to deliver, each to some of the observers registered when it happened (all, or a new one's first call).
+    private var deliveries: [(state: RequestState<A>, observers: Range<Int>)] = []
 
     /// One observation: called with each state while its owner lives.
     final class Observer {
@@ -143,12 +145,13 @@ import TinyRequestState
             publish(RequestState(result.map { $0.kept.value }))
         }
         self.task = task
+        observedWhileLoading = observers.contains { $0.owner != nil }
         publish(.loading)
         guard let grace = unobservedLoadGracePeriod else { return }
         // Checks every `grace` while this load runs, and cancels it once observers were there and none is left.
         Task { [weak self, clock] in
             while (try? await clock.sleep(for: grace)) != nil, let self, self.task == task {
-                guard !observers.isEmpty, observers.allSatisfy({ $0.owner == nil }) else { continue }
+                guard observedWhileLoading, observers.allSatisfy({ $0.owner == nil }) else { continue }
                 task.cancel()
                 self.task = nil
                 publish(kept.map { .success($0.value) } ?? .idle)
@@ -177,16 +180,28 @@ import TinyRequestState
     private func publish(_ state: RequestState<A>) {
         guard !(state.isIdle && current.isIdle), !(state.isLoading && current.isLoading) else { return }
         registrar.withMutation(of: self, keyPath: stateKeyPath) { current = state }
-        deliveries.append((state, observers.count))
+        deliver(state)
+    }
+
+    /// Hands the observers from `first` on `state`, or queues it while a delivery is under way.
+    private func deliver(_ state: RequestState<A>, from first: Int = 0) {
+        deliveries.append((state, first..<observers.count))
         guard deliveries.count == 1 else { return }  // a delivery is under way: it delivers this state next
         var ended = false
-        while let (state, count) = deliveries.first {
-            for observer in observers[..<count] {
+        while let (state, range) = deliveries.first {
+            for observer in observers[range] {
                 if let owner = observer.owner { observer.call(owner, state) } else { ended = true }
             }
             deliveries.removeFirst()
         }
         if ended { observers.removeAll { $0.owner == nil } }  // releases the closures of ended observations
+    }
+
+    /// Calls the observer just registered with the current state: as a delivery of its own, so that a change made in
+    /// this call reaches it after the call; during a delivery, now (the delivery under way holds back what it makes).
+    func greetNewest() {
+        if deliveries.isEmpty { return deliver(current, from: observers.count - 1) }
+        if let newest = observers.last, let owner = newest.owner { newest.call(owner, current) }
     }
 
     deinit { task?.cancel() }

@@ -45,11 +45,10 @@ final class GatedRestoreStore: ResponseStore {
     func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {}
 }
 
-/// Bugs found in review, kept as known issues until fixed.
+/// Bugs found in review, fixed: each test failed before its fix (the last one, below, is still open).
 @Suite(.timeLimit(.minutes(1))) struct StatefulEndpointReviewFindingsTests {
-    /// The class doc: "a change made by an observer while it is called reaches everyone after the current one". The
-    /// first call (made by `observe` itself, outside any delivery) is not covered: a change made from it is delivered
-    /// at once, re-entering the observer before its first call ends.
+    /// The class doc: "a change made by an observer while it is called reaches everyone after the current one": in
+    /// its first call too (made by `observe` itself, outside any delivery), whose change re-entered the observer.
     @MainActor @Test func aChangeMadeByAnObserverInItsFirstCallReachesItAfterThatCall() async {
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
         endpoint.loadIfNeeded()
@@ -65,20 +64,14 @@ final class GatedRestoreStore: ResponseStore {
             if state == .success("v1") { endpoint.clear() }  // e.g. a "log out" screen clearing what it finds
             received.states.append(state)
         }
-        withKnownIssue(
-            "StatefulEndpoint.observe: a change made in an observer's first call re-enters it (states out of order)"
-        ) {
-            #expect(Array(received.states.prefix(2)) == [.success("v1"), .idle])
-            #expect(Array(depth.prefix(2)) == [0, 0])
-        }
-        #expect(Array(received.states.prefix(2)) == [.idle, .success("v1")])  // what happens
-        #expect(Array(depth.prefix(2)) == [0, 1])  // the second call ran inside the first
+        #expect(Array(received.states.prefix(2)) == [.success("v1"), .idle])  // was `[.idle, .success("v1")]`
+        #expect(Array(depth.prefix(2)) == [0, 0])  // was `[0, 1]`: the second call ran inside the first
     }
 
     /// `cancelsUnobservedLoadAfter:`: "a load in flight is cancelled once this long has passed since its last
-    /// observer went away … and the state goes back to the last value". The check counts an observer as gone only
-    /// while its entry is still in `observers`; the stored value's delivery prunes departed observers, after which
-    /// `observers.isEmpty` reads as "never observed" (a prefetch) and the load is never cancelled.
+    /// observer went away … and the state goes back to the last value". The check counted an observer as gone only
+    /// while its entry was still in `observers`; once the stored value's delivery had dropped departed observers, the
+    /// empty list read as "never observed" (a prefetch) and the load was never cancelled.
     @MainActor @Test func aLoadWhoseObserverLeftBeforeTheStoredValueArrivedIsCancelledAfterTheGracePeriod()
         async throws
     {
@@ -100,17 +93,10 @@ final class GatedRestoreStore: ResponseStore {
         clock.open()  // two seconds later, nobody observes it
         await clock.waitForSleeps(2)  // the check ran and sleeps again
 
-        withKnownIssue(
-            "StatefulEndpoint grace period: a load is never cancelled once a delivery pruned its departed observers"
-        ) {
-            #expect(load.isCancelled)
-        }
+        #expect(load.isCancelled)  // it ran to its end, once a delivery had dropped the departed observer
         transport.release()
         await load.value
-        withKnownIssue("StatefulEndpoint grace period: the unobserved load's answer is shown") {
-            #expect(endpoint.state == .success("stored"))
-        }
-        #expect(endpoint.state == .success("v1"))  // what happens: the load ran to its end
+        #expect(endpoint.state == .success("stored"))
     }
 
     /// Control: the same load, whose observer leaves after the stored value arrived, is cancelled.

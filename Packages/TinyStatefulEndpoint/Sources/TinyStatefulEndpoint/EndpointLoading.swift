@@ -2,9 +2,10 @@ import TinyEndpoint
 @_spi(TinyKit) import TinyHTTPTransport
 import TinyRequestState
 
-/// Something that shows that a load is running: a spinner, an overlay, a status bar indicator.
+/// Something that shows that a load is running: a spinner, an overlay, a status bar indicator. Its methods are
+/// called on the main actor; a conforming class is isolated to it, and so `Sendable`.
 @MainActor
-public protocol ActivityIndicator: AnyObject {
+public protocol ActivityIndicator: AnyObject, Sendable {
     /// Shows the activity.
     func startActivity()
     /// Hides the activity.
@@ -91,7 +92,8 @@ extension EndpointLoading {
     /// until `self` is deallocated, so capture `[weak self]` in them, or use the overload whose `onSuccess` takes
     /// `(Self, A)`, which hands `self` to the closure.
     ///
-    /// - Returns: A token that ends the observation early; cancelling it while a load runs stops the activity.
+    /// - Returns: A token that ends the observation early; cancelling it while a load runs stops the activity, as
+    ///   releasing `self` does (then once the endpoint lets go of the observation, at its next change).
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @discardableResult
     public func observe<A: Sendable>(
@@ -116,23 +118,39 @@ extension EndpointLoading {
         onError: (@MainActor (any Error) -> Void)? = nil, onSuccess: @escaping @MainActor (Self, A) -> Void
     ) -> ObservationToken {
         let defaults = endpointLoadingDefaults
-        let indicator = activityIndicator ?? defaults.activityIndicator(self)
-        var isShowingActivity = false
-        func showActivity(_ show: Bool) {
-            guard show != isShowingActivity else { return }
-            isShowingActivity = show
-            if show { indicator?.startActivity() } else { indicator?.stopActivity() }
-        }
+        let activity = Activity(activityIndicator ?? defaults.activityIndicator(self))
         let observation = endpoint.observe(owner: self) { controller, state in
-            showActivity(state.isLoading)
+            activity.show(state.isLoading)
             if let value = state.value { onSuccess(controller, value) }
             guard let error = state.error.map({ $0.underlyingError ?? $0 }) else { return }
             if let onError { onError(error) } else { defaults.errorHandler(controller, error) }
         }
         observation.end = { [end = observation.end] in
             end?()
-            showActivity(false)
+            activity.show(false)
         }
         return observation
+    }
+}
+
+/// The activity of one ``EndpointLoading/observe(endpoint:activityIndicator:onError:onSuccess:)-(_,_,_,(Self,A)->Void)``:
+/// shown while its endpoint loads, and stopped when the load ends or the observation does, however it ends.
+@MainActor private final class Activity {
+    let indicator: (any ActivityIndicator)?
+    var isShowing = false
+
+    init(_ indicator: (any ActivityIndicator)?) { self.indicator = indicator }
+
+    func show(_ show: Bool) {
+        guard show != isShowing else { return }
+        isShowing = show
+        if show { indicator?.startActivity() } else { indicator?.stopActivity() }
+    }
+
+    // Released while showing: the observation ended because its controller went during a load, and the endpoint let
+    // go of it at its next change. (Cancelling the observation stops the activity itself.)
+    deinit {
+        guard isShowing, let indicator else { return }
+        Task { @MainActor in indicator.stopActivity() }
     }
 }

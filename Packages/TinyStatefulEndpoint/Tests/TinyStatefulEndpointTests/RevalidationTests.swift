@@ -192,6 +192,31 @@ import TinyRequestState
         #expect(endpoint.state == .success("v1"))
     }
 
+    /// Whether a load was observed is its own: a prefetch after an observed load that its screen left is a prefetch.
+    @MainActor @Test func aPrefetchAfterAnObservedLoadIsNotCancelledAfterTheGracePeriod() async throws {
+        let transport = NumberingTransport(holding: [2])
+        let clock = TestClock(opened: 0)
+        let endpoint = StatefulEndpoint(
+            endpoint: textEndpoint(), transport: transport, cancelsUnobservedLoadAfter: .seconds(2), clock: clock)
+        defer { clock.open(.max / 2) }  // lets the grace periods' last sleeps end
+        var owner: Owner? = Owner()
+        endpoint.observe(owner: try #require(owner)) { _ in }
+        await endpoint.task?.value  // "v1", observed
+        await clock.waitForSleeps(1)  // its grace period's check, which ends with the load
+        owner = nil
+        endpoint.load()  // a prefetch: nobody observes it
+        let prefetch = try #require(endpoint.task)
+        await transport.waitForCalls(2)
+        await clock.waitForSleeps(2)
+        clock.open(2)  // two seconds later
+        await clock.waitForSleeps(3)  // the prefetch's check ran and sleeps again
+
+        #expect(!prefetch.isCancelled)
+        transport.release()
+        await prefetch.value
+        #expect(endpoint.state == .success("v2"))
+    }
+
     @MainActor @Test func aLoadReplacedWhileItsResponseIsBeingStoredIsNeverShown() async throws {
         let store = HoldingStore()
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: NumberingTransport(), store: store)

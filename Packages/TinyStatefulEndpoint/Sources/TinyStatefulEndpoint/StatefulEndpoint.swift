@@ -17,8 +17,8 @@ import TinyRequestState
 /// It lives on the main actor and is `Observable`: a SwiftUI view (or `withObservationTracking`) that reads
 /// ``state`` or ``value`` updates when they change. Closures observe it with ``observe(owner:_:)-(AnyObject,_)``,
 /// async code iterates ``states``. Each change reaches every observer synchronously, on the main actor, in the order
-/// the observers were registered; a change made by an observer while it is called reaches everyone after the
-/// current one. Only loading and decoding run off the main actor.
+/// the observers were registered; a change made by an observer while it is called (its first call included) reaches
+/// everyone after the current one. Only loading and decoding run off the main actor.
 ///
 /// Loading:
 /// - ``loadIfNeeded()`` loads when there is no usable value (idle, failed, or older than ``maximumAge``); it joins a

@@ -100,9 +100,9 @@ public final class Store<F: Feature>: Observable {
         return start(work, of: action, catch: handler)
     }
 
-    /// Hands `state` to the observers registered now, in order. A state sent by an observer while it is called waits
-    /// for the current delivery to end, so every observer sees the states in the order they happened (the last one
-    /// last), as `StatefulEndpoint` delivers them.
+    /// Hands `state` to the observers registered now from `first` on (all, or a new one for its first call), in order.
+    /// A state sent by an observer while it is called waits for the current delivery to end, so every observer sees
+    /// the states in the order they happened (the last one last), as `StatefulEndpoint` delivers them.
     private func deliver(_ state: F.State, from first: Int = 0) {
         deliveries.append((state, first..<observers.count))
         guard deliveries.count == 1 else { return }  // a delivery is under way: it delivers this state next
@@ -191,8 +191,8 @@ public final class Store<F: Feature>: Observable {
     /// ```
     ///
     /// For code without SwiftUI: a command-line program, a UIKit controller, a test. Callbacks are called
-    /// synchronously, in the order they were registered; an action a callback sends reaches every observer after the
-    /// current state has reached them all, so each sees the states in order.
+    /// synchronously, in the order they were registered; an action a callback sends (from its first call too) reaches
+    /// every observer after the current state has reached them all, so each sees the states in order.
     public func observe(_ onChange: @escaping @MainActor (F.State) -> Void) -> StoreObservation {
         Observer(self, onChange: onChange)
     }

@@ -214,6 +214,49 @@
             #expect(handler.entries.first?.message.description == "→ POST https://api.example.com/items (3 bytes)")
         }
 
+        /// `warning` is a floor for failures, not a ceiling: at a higher level they are logged at that level.
+        @Test func failuresAreLoggedAtTheChosenLevelWhenItIsAboveWarning() async throws {
+            let (logger, handler) = memoryLogger(level: .info)
+            let transport = ClosureTransport { request in
+                throw HTTPTransportError(mapping: URLError(.notConnectedToInternet), request: request)
+            }.with(.logging(logger, level: .error, clock: RecordingClock()))
+            let url = try #require(URL(string: "https://api.example.com/items"))
+
+            await #expect(throws: HTTPTransportError.self) {
+                try await transport.send(URLRequest(method: .get, url: url))
+            }
+
+            #expect(handler.entries.map(\.level) == [.error, .error])
+        }
+
+        /// The trace lines name their exchange, carry the request's body too, and redact the response headers that
+        /// the redaction names.
+        @Test func traceLinesCarryTheRequestBodyAndRedactTheNamedResponseHeaders() async throws {
+            let (logger, handler) = memoryLogger(level: .trace)
+            let transport = ClosureTransport { request in
+                try reply(request, 201, headers: ["X-Session": "s3ssion", "X-Server": "fox"])
+            }.with(.logging(logger, redaction: HTTPRedaction(headers: ["x-session"]), clock: RecordingClock()))
+            let url = try #require(URL(string: "https://api.example.com/items"))
+            var request = URLRequest(method: .post, url: url)
+            request.httpBody = Data("name=Ada".utf8)
+
+            _ = try await transport.send(request)
+
+            let traces = handler.entries.filter { $0.level == .trace }
+            #expect(
+                traces.map(\.message.description) == [
+                    "→ POST https://api.example.com/items headers and body",
+                    "← 201 POST https://api.example.com/items headers and body",
+                ])
+            #expect(traces.first?.metadata["body"] == "name=Ada")
+            guard case .dictionary(let received) = try #require(traces.last?.metadata["headers"]) else {
+                Issue.record("the response headers are not a dictionary")
+                return
+            }
+            #expect(received["X-Session"] == "***")
+            #expect(received["X-Server"] == "fox")
+        }
+
         /// Above the retry middleware, a status that persists is one failure line, saying how many attempts it took.
         @Test func aPersistingStatusIsLoggedAboveTheRetryMiddlewareAsAFailureWithItsAttempts() async throws {
             let (logger, handler) = memoryLogger(level: .info)

@@ -281,6 +281,47 @@ import TinyKitTestServer
         #expect(refused.statusCode == 401)
     }
 
+    /// Schemes are case-insensitive: `HTTP://` is sent like `http://`.
+    @Test func anUppercaseSchemeIsSent() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let port = try #require(server.baseURL.port)
+        let url = try #require(URL(string: "HTTP://127.0.0.1:\(port)/echo"))
+
+        let (_, response) = try await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
+
+        #expect(response.statusCode == 200)
+        #expect(server.requests.map(\.path) == ["/echo"])
+    }
+
+    /// The request's own `Authorization` and `User-Agent` are kept, alone, whatever the case of their names.
+    /// (`setValue(_:forHTTPHeaderField:)` would capitalize the names; `allHTTPHeaderFields` keeps them as given.)
+    @Test func ownAuthorizationAndAgentAreKeptWhateverTheCaseOfTheirNames() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let port = try #require(server.baseURL.port)
+        var request = URLRequest(url: try #require(URL(string: "http://user:pass@127.0.0.1:\(port)/echo")))
+        request.allHTTPHeaderFields = ["authorization": "Bearer t0ken", "user-agent": "MyApp/2"]
+
+        _ = try await AsyncHTTPClientTransport.shared.send(request)
+
+        let seen = try #require(server.requests.first)
+        #expect(seen.header("Authorization") == "Bearer t0ken")
+        #expect(seen.header("User-Agent") == "MyApp/2")
+    }
+
+    /// A user without a password is sent with an empty one.
+    @Test func aURLUserWithoutPasswordIsSentWithAnEmptyPassword() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let port = try #require(server.baseURL.port)
+        let url = try #require(URL(string: "http://ada@127.0.0.1:\(port)/echo"))
+
+        _ = try await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
+
+        #expect(server.requests.first?.header("Authorization") == "Basic \(Data("ada:".utf8).base64EncodedString())")
+    }
+
     @Test(arguments: [301, 302])
     func postRedirectedBy301Or302ContinuesAsGet(status: Int) async throws {
         let server = try await TestServer.start()

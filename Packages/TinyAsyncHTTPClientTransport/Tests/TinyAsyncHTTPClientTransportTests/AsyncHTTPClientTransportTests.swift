@@ -34,6 +34,26 @@ import TinyKitTestServer
         }
     }
 
+    /// A request without a timeout (`timeoutInterval` 0) reads its body without the idle timer, under the same limit.
+    @Test func withoutATimeoutTheBodyIsReadUnderTheSameLimit() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /big", response: .text(200, String(repeating: "x", count: 2_000)))
+        var request = URLRequest(url: server.url("/big"))
+        request.timeoutInterval = 0
+
+        try await withClient { client in
+            let transport = AsyncHTTPClientTransport(client: client, maximumResponseBodySize: 1_000)
+            let error = try await #require(throws: HTTPTransportError.self) { try await transport.send(request) }
+            #expect(error.code == .other)
+            #expect(error.response?.statusCode == 200)
+            #expect(error.message?.contains("maximumResponseBodySize, 1000 bytes") == true)
+
+            let (body, _) = try await AsyncHTTPClientTransport(client: client).send(request)
+            #expect(body.count == 2_000)
+        }
+    }
+
     /// A negative limit is a caller's slip, not a reason to trap: it accepts empty bodies only.
     @Test func negativeLimitAcceptsOnlyEmptyBodies() async throws {
         let server = try await TestServer.start()
@@ -134,6 +154,29 @@ import TinyKitTestServer
             let (body, response) = try await AsyncHTTPClientTransport(client: client).send(request)
             #expect(response.statusCode == 200)
             #expect(body == Data(repeating: 0x79, count: 14))
+        }
+    }
+
+    /// Cancelling the awaiting task once the head is in (while the body is read) fails as cancelled, not as an idle
+    /// body, and closes the connection.
+    @Test func cancellingWhileTheBodyIsReadFailsAsCancelled() async throws {
+        let server = try RawSocketServer.start([
+            .send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 20\r\n\r\nx".utf8)), .pause(10),
+        ])
+        defer { server.stop() }
+
+        try await withClient { client in
+            let transport = AsyncHTTPClientTransport(client: client)
+            let task = Task { try await transport.send(URLRequest(url: server.url("/stalled"))) }
+            #expect(await server.waitForRequests())
+            // Time for the head to arrive, so that the cancellation reaches the body's reader. Not an assertion: a
+            // cancellation that came before the head would end the wait for it, as cancelled too.
+            try await Task.sleep(for: .milliseconds(300))
+            task.cancel()
+
+            let error = try await #require(throws: HTTPTransportError.self) { try await task.value }
+            #expect(error.code == .cancelled)
+            #expect(await server.waitForClosedByClient())
         }
     }
 
@@ -369,6 +412,24 @@ import TinyKitTestServer
 
         #expect(error.code == .other)
         #expect(server.requests.count == 21)
+    }
+
+    /// AsyncHTTPClient learns of a cancellation only after it has queued the request: a task cancelled before it
+    /// sends must not open a connection.
+    @Test func aTaskCancelledBeforeSendingOpensNoConnection() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+
+        try await withClient { client in
+            let transport = AsyncHTTPClientTransport(client: client)
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await transport.send(URLRequest(url: server.url("/echo")))
+            }
+            let error = try await #require(throws: HTTPTransportError.self) { try await task.value }
+            #expect(error.code == .cancelled)
+        }
+        #expect(server.openedConnections == 0)
     }
 
     @Test(arguments: [0, -1, .nan, .infinity, 1e300])

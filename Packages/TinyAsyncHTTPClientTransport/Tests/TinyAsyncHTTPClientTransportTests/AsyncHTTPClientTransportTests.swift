@@ -414,6 +414,21 @@ import TinyKitTestServer
         #expect(server.requests.count == 21)
     }
 
+    /// `.tinyKit` allows no cycles: a redirect back to a URL already visited fails at once, not after 20 hops.
+    @Test func aRedirectCycleFailsAtOnce() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /loop", response: .redirect(to: "/loop"))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await AsyncHTTPClientTransport.shared.send(URLRequest(url: server.url("/loop")))
+        }
+
+        #expect(error.code == .other)
+        #expect((error.underlyingError as? HTTPClientError) == .redirectCycleDetected)
+        #expect(server.requests.count == 1)
+    }
+
     /// AsyncHTTPClient learns of a cancellation only after it has queued the request: a task cancelled before it
     /// sends must not open a connection.
     @Test func aTaskCancelledBeforeSendingOpensNoConnection() async throws {
@@ -463,6 +478,12 @@ import TinyKitTestServer
     @Test func tinyKitConfigurationDoesNotRetryConnecting() {
         #expect(HTTPClient.Configuration.tinyKit.connectionPool.retryConnectionEstablishment == false)
         #expect(HTTPClient.Configuration.singletonConfiguration.connectionPool.retryConnectionEstablishment)
+    }
+
+    /// The documented timeouts of `.tinyKit`: 90 s to connect and between reads.
+    @Test func tinyKitConfigurationWaitsNinetySecondsToConnectAndBetweenReads() {
+        #expect(HTTPClient.Configuration.tinyKit.timeout.connect == .seconds(90))
+        #expect(HTTPClient.Configuration.tinyKit.timeout.read == .seconds(90))
     }
 
     /// A megabyte of zeros, gzip-compressed to about 1 KB: it inflates about 1,000 times, past the ratio limit of

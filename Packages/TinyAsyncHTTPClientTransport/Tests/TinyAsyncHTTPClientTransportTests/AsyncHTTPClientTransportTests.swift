@@ -625,7 +625,9 @@ import TinyKitTestServer
         (.unsupportedScheme("gopher"), .invalidRequest), (.invalidHeaderFieldNames(["a b"]), .invalidRequest),
         (.invalidHeaderFieldValues(["v"]), .invalidRequest), (.traceRequestWithBody, .invalidRequest),
         (.redirectLimitReached, .other), (.redirectCycleDetected, .other), (.bodyLengthMismatch, .other),
-        (.alreadyShutdown, .other),
+        (.alreadyShutdown, .other), (.writeTimeout, .timedOut), (.getConnectionFromPoolTimeout, .timedOut),
+        (.socksHandshakeTimeout, .timedOut), (.httpProxyHandshakeTimeout, .timedOut), (.invalidURL, .invalidRequest),
+        (.emptyScheme, .invalidRequest), (.missingSocketPath, .invalidRequest),
     ])
     func clientErrorsMapToTheURLSessionCategories(_ error: HTTPClientError, _ code: HTTPTransportError.Code) throws {
         let request = try #require(URL(string: "https://api.example.com/users")).request()
@@ -643,6 +645,9 @@ import TinyKitTestServer
             (IOError(errnoCode: ECONNREFUSED, reason: "connect"), .cannotConnect),
             (ChannelError.connectTimeout(.seconds(1)), .timedOut),
             (ChannelError.eof, .cannotConnect),
+            (ChannelError.ioOnClosedChannel, .cannotConnect),
+            (ChannelError.alreadyClosed, .cannotConnect),
+            (ChannelError.outputClosed, .cannotConnect),
             (HTTPParserError.invalidVersion, .other),
             (CancellationError(), .cancelled),
             (CocoaError(.fileNoSuchFile), .other),
@@ -653,6 +658,18 @@ import TinyKitTestServer
         #expect(
             AsyncHTTPClientTransport.transportError(for: HTTPParserError.invalidVersion, request: request).message
                 == "the reply is not valid HTTP")
+    }
+
+    /// The two client errors whose own descriptions say little get a message of their own.
+    @Test func aMissedDeadlineAndAnEarlyCloseAreExplained() throws {
+        let request = try #require(URL(string: "https://api.example.com/users")).request()
+
+        let late = AsyncHTTPClientTransport.transportError(for: HTTPClientError.deadlineExceeded, request: request)
+        let closed = AsyncHTTPClientTransport.transportError(
+            for: HTTPClientError.remoteConnectionClosed, request: request)
+
+        #expect(late.message == "no response head within the request's timeoutInterval")
+        #expect(closed.message == "the server closed the connection before the response was complete")
     }
 
     @Test func transportErrorsPassThroughWithTheirRequest() throws {

@@ -199,8 +199,10 @@
                 outgoing.headers.add(name: name, value: value)
             }
             // Like URLSession: credentials in the URL become Basic authorization, unless the request has its own.
-            if let user = url.user, !outgoing.headers.contains(name: "Authorization") {
-                let credentials = Data("\(user):\(url.password ?? "")".utf8).base64EncodedString()
+            // Decoded, both: `URL.password` is percent-encoded, and a password with `@` or `:` must be.
+            if let user = url.user(percentEncoded: false), !outgoing.headers.contains(name: "Authorization") {
+                let password = url.password(percentEncoded: false) ?? ""
+                let credentials = Data("\(user):\(password)".utf8).base64EncodedString()
                 outgoing.headers.add(name: "Authorization", value: "Basic \(credentials)")
             }
             // Some APIs refuse requests without `User-Agent`; `URLSession` always sends one, AsyncHTTPClient does not.

@@ -46,6 +46,8 @@ extension HTTPMiddleware {
 
             do {
                 authorized.setHeader(header, try await refresher.credential(replacing: credential, from: provider))
+            } catch is CancellationError where Task.isCancelled {
+                throw HTTPTransportError(.cancelled, request: authorized, response: response, body: body)
             } catch {
                 throw HTTPTransportError(
                     .unacceptableStatus(401), request: authorized, response: response, body: body,
@@ -73,20 +75,42 @@ private final class SingleFlightRefresher: Sendable {
     var isRefreshingHere: Bool { Self.refreshing == ObjectIdentifier(self) }
 
     /// A credential newer than `rejected`: the provider's current one when it differs, else a refreshed one. The
-    /// refresh in flight, if any, is joined; its error is thrown to every caller waiting on it.
+    /// refresh in flight, if any, is joined; its error is thrown to every caller waiting on it. A caller whose task
+    /// is cancelled stops waiting at once (the refresh goes on for the others) with `CancellationError`.
     func credential(replacing rejected: String?, from provider: any CredentialProvider) async throws -> String {
-        let refresh = inFlight.withLock { inFlight in
-            if let running = inFlight { return running }
-            let refresh = Task { [id = ObjectIdentifier(self)] in
-                try await Self.$refreshing.withValue(id) {
-                    if let current = try await provider.credential(), current != rejected { return current }
-                    return try await provider.refreshCredential(rejected: rejected)
+        while true {
+            let (refresh, joined) = inFlight.withLock { inFlight in
+                if let running = inFlight { return (running, true) }
+                let refresh = Task { [id = ObjectIdentifier(self)] in
+                    try await Self.$refreshing.withValue(id) {
+                        if let current = try await provider.credential(), current != rejected { return current }
+                        return try await provider.refreshCredential(rejected: rejected)
+                    }
+                }
+                inFlight = refresh
+                return (refresh, false)
+            }
+            defer { inFlight.withLock { if $0 == refresh { $0 = nil } } }
+            let credential = try await Self.value(of: refresh)
+            // A refresh started for another refused credential can hand back the one refused here: refresh that.
+            if !joined || credential != rejected { return credential }
+        }
+    }
+
+    /// The value of `refresh`, or `CancellationError` as soon as the calling task is cancelled.
+    private static func value(of refresh: Task<String, any Error>) async throws -> String {
+        let waiter = Locked<CheckedContinuation<String, any Error>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.withLock { $0 = continuation }
+                if Task.isCancelled { waiter.withLock { $0.take() }?.resume(throwing: CancellationError()) }
+                Task {
+                    let result = await refresh.result
+                    waiter.withLock { $0.take() }?.resume(with: result)
                 }
             }
-            inFlight = refresh
-            return refresh
+        } onCancel: {
+            waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
         }
-        defer { inFlight.withLock { if $0 == refresh { $0 = nil } } }
-        return try await refresh.value
     }
 }

@@ -26,11 +26,13 @@ extension HTTPMiddleware {
         HTTPMiddleware { request, next in
             let maxAttempts = policy.retryableMethods.contains(request.method) ? max(policy.maxAttempts, 1) : 1
             var attempt = 1
+            var sends = 0  // the request's sends so far: a failure of an inner retry says how many it made
             do {
                 while true {
                     let delay: Duration
                     switch await Result(catching: { try await next.send(request) }) {
                     case .success((let body, let response)):
+                        sends += 1
                         guard policy.retryableStatuses.contains(response.statusCode) else { return (body, response) }
                         let retryAfter = RetryPolicy.retryAfter(of: response)
                         if attempt < maxAttempts, retryAfter.map({ $0 <= policy.maxRetryAfter }) ?? true {
@@ -45,6 +47,7 @@ extension HTTPMiddleware {
                     case .failure(let error):
                         // A `URLError` from a transport that does not map its errors is classified like one that does.
                         let failure = HTTPTransportError(mapping: error, request: request)
+                        sends += failure.attempts
                         let isRetryable = policy.isRetryable(failure)
                         guard attempt < maxAttempts, isRetryable, !Task.isCancelled else {
                             throw error is HTTPTransportError || isRetryable ? failure : error
@@ -60,7 +63,7 @@ extension HTTPMiddleware {
                     attempt += 1
                 }
             } catch var error as HTTPTransportError {
-                error.attempts = attempt  // every HTTPTransportError thrown above carries the count
+                error.attempts = sends  // every HTTPTransportError thrown above carries the count
                 throw error
             }
         }

@@ -84,7 +84,9 @@ public struct RetryPolicy: Sendable {
     /// `Date` (else `now`); `nil` when it has none or it cannot be read. Never negative.
     static func retryAfter(of response: HTTPURLResponse, now: Date = Date()) -> Duration? {
         let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
-        if let seconds = value.flatMap({ Int64($0) }), seconds >= 0 { return .seconds(seconds) }
+        if let value, !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            return .seconds(Int64(value) ?? .max)  // more seconds than an Int64 holds: beyond any cap
+        }
         return response.duration(untilDateIn: "Retry-After", now: now)
     }
 }

@@ -41,7 +41,9 @@ extension URLSession: HTTPTransport {
     ///   already cancelled: nothing is sent.
     /// - On Linux, a session without a delegate sends through its twin: a session with the same configuration (so
     ///   the same cookies, cache and credentials) whose delegate cancels HTTP authentication challenges. A session
-    ///   with its own delegate keeps it: that delegate answers its challenges.
+    ///   with its own delegate keeps it: that delegate answers its challenges. So on Linux, `invalidateAndCancel()`
+    ///   on a session without a delegate does not reach the requests in flight (they run on the twin): cancel their
+    ///   tasks, or the tasks awaiting them, instead.
     /// - A task failed as cancelled whose response is a `401` or `407` is a cancelled challenge, its response the
     ///   result, when the session's delegate cancelled the challenge: TinyKit's delegate says whether it did (so
     ///   cancelling the returned task fails as cancelled, whatever has arrived); another delegate is taken to have.

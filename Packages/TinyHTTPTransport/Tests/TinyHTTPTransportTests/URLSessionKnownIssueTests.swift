@@ -16,7 +16,9 @@ final class ArrivalStubProtocol: URLProtocol {
 @Suite(.timeLimit(.minutes(1))) struct URLSessionKnownIssueTests {
     /// On Linux, a session built without a delegate sends through a twin session TinyKit keeps: calling
     /// `invalidateAndCancel()` on the session the caller made should cancel the requests in flight on it (it does
-    /// for `dataTask(with:)`), but the twin's tasks go on until something else cancels them.
+    /// for `dataTask(with:)`), but the twin's tasks go on until something else cancels them. Known and documented
+    /// (`makeDataTask`): the only way to follow the original's invalidation would be a second task on it for every
+    /// request, which the send path cannot afford; callers cancel the tasks instead.
     @Test func invalidatingAndCancellingASessionWithoutADelegateCancelsItsRequests() async throws {
         #if canImport(FoundationNetworking)
             let configuration = URLSessionConfiguration.ephemeral

@@ -14,7 +14,9 @@ extension HTTPMiddleware {
     /// - **Single flight**: the requests refused at the same time share one call of
     ///   ``CredentialProvider/refreshCredential(rejected:)``. Then each is sent again, whatever its method (the
     ///   server did not act on a refused request). When the refresh throws, every request waiting on it fails with
-    ///   that error as `underlyingError`, and none is sent again.
+    ///   that error as `underlyingError`, and none is sent again. A request refused a credential that the refresh it
+    ///   joined hands back gets a refresh of its own; one cancelled while it waits ends at once, as cancelled (the
+    ///   refresh goes on for the others).
     /// - **No loop**: a request is sent again at most once. When the newer credential is refused too, or the
     ///   refresh throws, it fails with ``HTTPTransportError`` code ``HTTPTransportError/Code/unacceptableStatus(_:)``
     ///   `401`, the last `401` response and body, and a message saying which (the refresh's error as

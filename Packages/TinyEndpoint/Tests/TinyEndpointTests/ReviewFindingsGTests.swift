@@ -32,4 +32,47 @@ import TinyHTTPTransport
             #expect((try? result.get()) == "hé", "\(result)")
         }
     }
+
+    /// The password of a base URL is a secret (`HTTPRedaction`: "every text TinyKit prints about a request goes
+    /// through a redaction", and the password of a URL "is always redacted"). A base URL refused for its port
+    /// prints it in `EndpointError.description` and in `TinyAPIError.localizedDescription`, which tinyAPI apps show
+    /// to users (`.failure(error.localizedDescription)`).
+    @Test func anInvalidBaseURLNeverPrintsItsPassword() async throws {
+        let endpoint = TestAPIEndpoint(baseURL: "https://ada:s3cret@api.example.com:70000/v1", path: "/users")
+        let error = try #require(throws: EndpointError.self) { try endpoint.makeRequest() }
+        guard case .invalidURL = error else {
+            Issue.record("expected invalidURL, got \(error)")
+            return
+        }
+        let client = TinyAPIClient(transport: StubTransport(status: 200, body: "[]"))
+        let apiError = try await #require(throws: TinyAPIError.self) {
+            try await client.request(endpoint, as: [String].self)
+        }
+        #expect(apiError.kind == .invalidURL)
+        withKnownIssue("EndpointError.invalidURL prints the base URL's password unredacted") {
+            #expect(!error.description.contains("s3cret"))
+            #expect(!error.localizedDescription.contains("s3cret"))
+            #expect(!apiError.localizedDescription.contains("s3cret"))
+            #expect(!apiError.description.contains("s3cret"))
+        }
+    }
+
+    /// The same for a secret query parameter of the base URL (`api_key` is secret in every redaction).
+    @Test func anInvalidBaseURLNeverPrintsASecretQueryParameter() throws {
+        let endpoint = TestAPIEndpoint(baseURL: "https://api.example.com:70000/v1?api_key=s3cret", path: "/users")
+        let error = try #require(throws: EndpointError.self) { try endpoint.makeRequest() }
+        withKnownIssue("EndpointError.invalidURL prints a secret query parameter of the base URL unredacted") {
+            #expect(!error.description.contains("s3cret"))
+        }
+    }
+
+    /// A path refused for being an absolute URL prints that URL whole, its password included.
+    @Test func aPathRefusedAsAnAbsoluteURLNeverPrintsItsPassword() throws {
+        let endpoint = TestAPIEndpoint(
+            baseURL: "https://api.example.com/v1", path: "https://ada:s3cret@other.example.com/users")
+        let error = try #require(throws: EndpointError.self) { try endpoint.makeRequest() }
+        withKnownIssue("EndpointError.invalidURL prints the password of a path that is an absolute URL") {
+            #expect(!error.description.contains("s3cret"))
+        }
+    }
 }

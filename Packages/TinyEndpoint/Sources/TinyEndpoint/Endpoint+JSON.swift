@@ -189,8 +189,15 @@ extension JSONDecoder {
     /// - Throws: `DecodingError.dataCorrupted` when the charset is not one of those known here or the bytes are not
     ///   valid in it (never a lossy decoding with replacement characters).
     static func decodeText(_ data: Data, response: URLResponse?) throws -> String {
-        // Foundation reads the `charset` parameter of `Content-Type` when it makes the response.
-        let charset = response?.textEncodingName ?? "utf-8"
+        // The `charset` parameter of `Content-Type`, its name in any case: Foundation's `textEncodingName` reads only
+        // a lower-case `charset=` on Linux.
+        let contentType = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? ""
+        let parameters = contentType.split(separator: ";").dropFirst().map { $0.split(separator: "=", maxSplits: 1) }
+        let named = parameters.first {
+            $0.count == 2 && $0[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset"
+        }
+        let quotes = CharacterSet(charactersIn: "\" ")
+        let charset = named.map { $0[1].trimmingCharacters(in: quotes) } ?? response?.textEncodingName ?? "utf-8"
         let encoding = textEncodings[charset.lowercased()]
         guard let text = encoding.flatMap({ String(data: data, encoding: $0) }) else {
             let reason =

@@ -1,5 +1,5 @@
 import Foundation
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 /// A failure to build an endpoint's request or to turn its response into a value, with the evidence.
 ///
@@ -48,7 +48,7 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
                 + HTTPRedaction.preview(of: body)
         case .encodingFailed(let type, let codingPath, let underlying):
             "could not encode the request body \(type) at \(codingPath): \(Self.context(of: underlying).message)"
-        case .invalidURL(let url, let reason): "invalid URL \"\(url)\": \(reason)"
+        case .invalidURL(let url, let reason): "invalid URL \"\(Self.shown(url))\": \(reason)"
         case .notHTTPResponse: "the response is not an HTTP response"
         case .unexpectedBody(let body):
             "expected an empty response, got \(body.count) bytes: \(HTTPRedaction.preview(of: body))"
@@ -58,6 +58,13 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
     }
 
     /// Wraps an error thrown while encoding a request body of `type`.
+    /// `url` as given, unless it holds a secret (a password, a secret query parameter): then redacted.
+    static func shown(_ url: String) -> String {
+        guard let parsed = URL(string: url) else { return url }
+        let redacted = HTTPRedaction.default.redacted(url: parsed)
+        return redacted == parsed.absoluteString ? url : redacted
+    }
+
     static func encoding(_ type: Any.Type, _ error: any Error) -> EndpointError {
         .encodingFailed(type: "\(type)", codingPath: codingPath(of: error), underlying: error)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 /// The error ``TinyAPIClient`` throws (tinyAPI's error), with the typed error behind it.
 ///
@@ -99,7 +99,7 @@ public struct TinyAPIError: Error, Sendable, Equatable, LocalizedError, CustomSt
     public var description: String {
         let message = errorDescription ?? "TinyAPIError"
         guard let underlyingError else { return message }
-        let detail = String(describing: underlyingError)
+        let detail = HTTPTransportError.summary(of: underlyingError)  // a raw `URLError` without its URL
         return message.contains(detail) ? message : "\(message) [\(detail)]"
     }
 

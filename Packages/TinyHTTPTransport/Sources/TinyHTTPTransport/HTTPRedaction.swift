@@ -49,7 +49,7 @@ public struct HTTPRedaction: Hashable, Sendable {
 
     /// `url` as text, with the values of secret query parameters and the password of its user information
     /// replaced by `***`.
-    func redacted(url: URL) -> String {
+    @_spi(TinyKit) public func redacted(url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return Self.placeholder }
         if components.percentEncodedPassword != nil { components.percentEncodedPassword = Self.placeholder }
         if let items = components.percentEncodedQueryItems, items.contains(where: isSecret) {

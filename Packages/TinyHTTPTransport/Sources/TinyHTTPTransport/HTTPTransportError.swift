@@ -157,8 +157,8 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     }
 
     /// A short text for an underlying error: `URLError -1001 (the request timed out)` rather than the whole
-    /// `NSError` dump.
-    static func summary(of error: any Error) -> String {
+    /// `NSError` dump, which holds the failing URL with its secrets.
+    @_spi(TinyKit) public static func summary(of error: any Error) -> String {
         guard let code = urlErrorCode(of: error) else { return String(describing: error) }
         let reason = (error as NSError).userInfo[NSLocalizedDescriptionKey] as? String
         return "URLError \(code.rawValue)" + (reason.map { " (\($0))" } ?? "")

@@ -11,7 +11,8 @@ import Foundation
 /// Accepts the status codes in `codes`, a range or a list: `expectedStatus(200..<400)`, `expectedStatus(200...)`,
 /// `expectedStatus([200, 204, 304])`.
 public func expectedStatus(_ codes: some Sequence<Int> & Sendable) -> @Sendable (Int) -> Bool {
-    { codes.contains($0) }
+    // A range answers at once; `Sequence.contains` would walk `200...` from 200 up to a code below it.
+    { code in (codes as? any RangeExpression<Int>)?.contains(code) ?? codes.contains(code) }
 }
 
 /// Checks a response's status code and throws when it is not accepted.

@@ -64,12 +64,16 @@ extension URLComponents {
         percentEncodedQuery = (existing + added).joined(separator: "&")
     }
 
-    /// The bytes a path may hold unescaped: RFC 3986's unreserved and sub-delimiter characters, `:`, `@` and `/`.
-    private static let pathSafeBytes = Set(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/".utf8)
+    /// The characters a path segment may hold unescaped: RFC 3986's unreserved and sub-delimiter characters, `:` and
+    /// `@` (Foundation's `urlPathAllowed` lacks `;`).
+    private static let segmentCharacters =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@"
 
-    /// The characters a path segment may hold unescaped (`/` excluded).
-    private static let pathSegmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
+    /// The bytes a path may hold unescaped: a segment's and `/`.
+    private static let pathSafeBytes = Set((segmentCharacters + "/").utf8)
+
+    /// The characters a path segment may hold unescaped, as a set to encode the others with.
+    private static let pathSegmentAllowed = CharacterSet(charactersIn: segmentCharacters)
 
     /// RFC 3986 unreserved characters: letters, digits and `-._~`.
     private static let queryTextAllowed = CharacterSet(

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TinyHTTPTransport
+@_spi(TinyKit) @testable import TinyHTTPTransport
 
 @Suite(.timeLimit(.minutes(1))) struct MiddlewareRedactionTests {
     @Test func secretHeadersAreRedactedWhateverTheirCase() {

@@ -92,7 +92,8 @@ private final class SingleFlightRefresher: Sendable {
                 inFlight = refresh
                 return (refresh, false)
             }
-            defer { inFlight.withLock { if $0 == refresh { $0 = nil } } }
+            // Forgotten once it has ended; a caller cancelled meanwhile leaves it to those still waiting on it.
+            defer { if !Task.isCancelled { inFlight.withLock { if $0 == refresh { $0 = nil } } } }
             let credential = try await Self.value(of: refresh)
             // A refresh started for another refused credential can hand back the one refused here: refresh that.
             if !joined || credential != rejected { return credential }

@@ -68,7 +68,7 @@ public struct RetryPolicy: Sendable {
     func backoff(afterAttempt attempt: Int) -> Duration {
         let exponent = Double(min(max(attempt - 1, 0), 62))
         let delay = min(max(baseDelay / .seconds(1), 0) * pow(2, exponent), max(maxDelay / .seconds(1), 0))
-        let fraction = min(max(jitter, 0), 1)
+        let fraction = jitter.isNaN ? 0 : min(max(jitter, 0), 1)  // NaN would pass `min`/`max` and trap below
         return .seconds(min(delay * (1 - fraction * min(max(random(), 0), 1)), 1e15))
     }
 

@@ -62,4 +62,10 @@ import Testing
         #expect(sent.all.count == 1)
         #expect(clock.sleeps.isEmpty)
     }
+
+    /// A jitter that is not a number counts as none: `.seconds(.nan)` would trap.
+    @Test func aJitterThatIsNotANumberCountsAsNone() {
+        let policy = RetryPolicy(baseDelay: .seconds(1), jitter: .nan, random: { 0.5 })
+        #expect(policy.backoff(afterAttempt: 1) == .seconds(1))
+    }
 }

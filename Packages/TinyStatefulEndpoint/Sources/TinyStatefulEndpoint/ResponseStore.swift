@@ -28,9 +28,10 @@ public protocol ResponseStore: Sendable {
 ///
 /// - Writes are atomic (a new file replaces the old one whole), so a crash never leaves half a value behind.
 /// - A missing, corrupt or undecodable file is ignored and its reason goes to `log`; nothing throws.
-/// - A response marked `Cache-Control: no-store` is never written, and neither is the response to a request that
-///   carries `Authorization` or `Cookie` unless `storesCredentialedRequests` is set: private data stays off the
-///   disk unless you say otherwise. (A credential the transport adds later, such as the authorization
+/// - A response marked `Cache-Control: no-store` is never written, nor one that varies with request headers (`Vary`,
+///   other than `Accept-Encoding`), and neither is the response to a request that carries `Authorization`, `Cookie`
+///   or a password in its URL unless `storesCredentialedRequests` is set: private data stays off the disk unless you
+///   say otherwise. (A credential the transport adds later, such as the authorization
 ///   middleware's, is not seen here: give such an API a store per signed-in user, or none.)
 public struct FileResponseStore: ResponseStore {
     let directory: URL
@@ -72,8 +73,9 @@ public struct FileResponseStore: ResponseStore {
                 let response = HTTPURLResponse(
                     url: url, statusCode: record.status, httpVersion: "HTTP/1.1", headerFields: record.headers)
             else {
-                throw DecodingError.dataCorrupted(
-                    .init(codingPath: [], debugDescription: "it holds \(record.key) \(record.status), not \(key)"))
+                let reason =
+                    "it holds the response to another request, not \(HTTPRedaction.default.summary(of: request))"
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: reason))
             }
             return try decode(record.body, response)
         } catch {
@@ -82,12 +84,18 @@ public struct FileResponseStore: ResponseStore {
         }
     }
 
-    /// Writes `body` and `response` atomically to the file of `request`, unless the response says `no-store` or the
-    /// request carries credentials that may not be stored; a failed write is logged.
+    /// Writes `body` and `response` atomically to the file of `request`, unless the response says `no-store` or varies
+    /// with request headers, or the request carries credentials that may not be stored; a failed write is logged.
     public func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {
         let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")?.lowercased() ?? ""
-        let hasCredentials = ["Authorization", "Cookie"].contains { request.value(forHTTPHeaderField: $0) != nil }
-        guard let (key, file) = location(of: request), !cacheControl.contains("no-store"),
+        // Kept by method, URL and body only: an answer that depends on other request headers could be the wrong one.
+        let varies = (response.value(forHTTPHeaderField: "Vary") ?? "").split(separator: ",").contains {
+            $0.trimmingCharacters(in: .whitespaces).lowercased() != "accept-encoding"
+        }
+        let hasCredentials =
+            request.url?.password != nil
+            || ["Authorization", "Cookie"].contains { request.value(forHTTPHeaderField: $0) != nil }
+        guard let (key, file) = location(of: request), !cacheControl.contains("no-store"), !varies,
             storesCredentialedRequests || !hasCredentials
         else { return }
         let headers = response.allHeaderFields.reduce(into: [String: String]()) { $0["\($1.key)"] = "\($1.value)" }
@@ -96,15 +104,20 @@ public struct FileResponseStore: ResponseStore {
             let record = Record(key: key, status: response.statusCode, headers: headers, body: body)
             try JSONEncoder().encode(record).write(to: file, options: .atomic)
         } catch {
-            log("could not store the response to \(key) in \(file.path): \(error)")
+            log(
+                "could not store the response to \(HTTPRedaction.default.summary(of: request)) in \(file.path): \(error)"
+            )
         }
     }
 
-    /// The key of `request` (method and URL) and the file it is kept in, named by the key's 64-bit FNV-1a hash.
+    /// The key of `request` (method, URL, and the hash of its body, if any: two searches `POST`ed to one URL are two
+    /// answers) and the file it is kept in, named by the key's hash (64-bit FNV-1a).
     func location(of request: URLRequest) -> (key: String, file: URL)? {
         guard let url = request.url?.absoluteString else { return nil }
-        let key = "\(request.httpMethod ?? "GET") \(url)"
-        let hash = key.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-        return (key, directory.appendingPathComponent(String(hash, radix: 16) + ".json"))
+        func hash(_ bytes: some Sequence<UInt8>) -> String {
+            String(bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }, radix: 16)
+        }
+        let key = "\(request.httpMethod ?? "GET") \(url)" + (request.httpBody.map { " body \(hash($0))" } ?? "")
+        return (key, directory.appendingPathComponent(hash(key.utf8) + ".json"))
     }
 }

@@ -50,9 +50,12 @@ extension Endpoint where A: Sendable {
         // A 304 keeps `kept` undecoded; any other response (or a 304 with nothing kept) goes through the status check
         // and the parse of every load (`Endpoint.result`).
         let confirmed = response.statusCode == 304 ? kept : nil
-        var next = try confirmed ?? Kept(value: result(data: body, response: response).get(), response: response)
-        // Fresh for `maximumAge`, else as the response says (a 304 that says nothing: as the response it confirms).
-        let lifetime = maximumAge ?? response.freshnessLifetime ?? confirmed?.response.freshnessLifetime
+        var next =
+            try confirmed.map { Kept(value: $0.value, response: $0.response.updated(by: response)) }
+            ?? Kept(value: result(data: body, response: response).get(), response: response)
+        // Fresh for `maximumAge`, else as the response says (a 304 that says nothing: as the response it confirms,
+        // counted from the 304's `Date`).
+        let lifetime = maximumAge ?? next.response.freshnessLifetime
         next.staleAt = lifetime.map { now() + $0 }
         return (next, confirmed == nil ? body : nil)
     }
@@ -68,8 +71,23 @@ extension HTTPURLResponse {
         if directives.contains("no-cache") { return .zero }
         if let maxAge = directives.lazy.compactMap({ $0.hasPrefix("max-age=") ? Int64($0.dropFirst(8)) : nil }).first {
             let age = value(forHTTPHeaderField: "Age").flatMap { Int64($0) } ?? 0
-            return .seconds(max(maxAge - age, 0))
+            return .seconds(max(max(maxAge, 0) - max(age, 0), 0))  // negative values are no ages: no overflow
         }
         return value(forHTTPHeaderField: "Expires").map { _ in duration(untilDateIn: "Expires") ?? .zero }
+    }
+
+    /// The response a `304` confirmed, with the `304`'s header fields in place of its own (RFC 9111 §4.3.4): a new
+    /// `ETag`, `Cache-Control`, `Expires` or `Date` counts from now on. `Content-Length` stays, `Age` goes (the stored
+    /// one is no longer the answer's age).
+    func updated(by notModified: HTTPURLResponse) -> HTTPURLResponse {
+        var fields = allHeaderFields.reduce(into: [String: String]()) { $0["\($1.key)"] = "\($1.value)" }
+        fields["Age"] = nil
+        for (name, value) in notModified.allHeaderFields where "\(name)".lowercased() != "content-length" {
+            fields["\(name)"] = "\(value)"
+        }
+        guard let url,
+            let updated = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: nil, headerFields: fields)
+        else { return self }
+        return updated
     }
 }

@@ -201,7 +201,7 @@
             // Like URLSession: credentials in the URL become Basic authorization, unless the request has its own.
             // Decoded, both: `URL.password` is percent-encoded, and a password with `@` or `:` must be.
             if let user = url.user(percentEncoded: false), !outgoing.headers.contains(name: "Authorization") {
-                let password = url.password(percentEncoded: false) ?? ""
+                let password = url.password(percentEncoded: false) ?? url.password ?? ""  // encoded if not UTF-8
                 let credentials = Data("\(user):\(password)".utf8).base64EncodedString()
                 outgoing.headers.add(name: "Authorization", value: "Basic \(credentials)")
             }

@@ -196,7 +196,7 @@ extension JSONDecoder {
         let named = parameters.first {
             $0.count == 2 && $0[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset"
         }
-        let quotes = CharacterSet(charactersIn: "\" ")
+        let quotes = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\""))
         let charset = named.map { $0[1].trimmingCharacters(in: quotes) } ?? response?.textEncodingName ?? "utf-8"
         let encoding = textEncodings[charset.lowercased()]
         guard let text = encoding.flatMap({ String(data: data, encoding: $0) }) else {

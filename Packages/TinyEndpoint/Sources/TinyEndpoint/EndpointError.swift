@@ -57,14 +57,15 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
         }
     }
 
-    /// Wraps an error thrown while encoding a request body of `type`.
-    /// `url` as given, unless it holds a secret (a password, a secret query parameter): then redacted.
+    /// `url` as given, unless it holds a secret (a password, a secret query parameter): then redacted. Text that does
+    /// not parse as a URL is shown only when it cannot hold either (no `@`, no `?`).
     static func shown(_ url: String) -> String {
-        guard let parsed = URL(string: url) else { return url }
+        guard let parsed = URL(string: url) else { return url.contains("@") || url.contains("?") ? "***" : url }
         let redacted = HTTPRedaction.default.redacted(url: parsed)
         return redacted == parsed.absoluteString ? url : redacted
     }
 
+    /// Wraps an error thrown while encoding a request body of `type`.
     static func encoding(_ type: Any.Type, _ error: any Error) -> EndpointError {
         .encodingFailed(type: "\(type)", codingPath: codingPath(of: error), underlying: error)
     }

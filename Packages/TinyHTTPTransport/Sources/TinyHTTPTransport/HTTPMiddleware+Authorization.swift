@@ -71,7 +71,8 @@ private final class SingleFlightRefresher: Sendable {
     /// The refresher whose refresh the current task runs: its requests pass through the middleware untouched.
     @TaskLocal private static var refreshing: ObjectIdentifier?
 
-    private let inFlight = Locked<Task<String, any Error>?>(nil)
+    /// The refresh in flight, numbered: it forgets itself when it ends (a number tells it from a later one).
+    private let inFlight = Locked<(number: Int, task: Task<String, any Error>?)>((0, nil))
 
     /// Whether the current task runs this refresher's refresh (or was started by it).
     var isRefreshingHere: Bool { Self.refreshing == ObjectIdentifier(self) }
@@ -81,19 +82,20 @@ private final class SingleFlightRefresher: Sendable {
     /// is cancelled stops waiting at once (the refresh goes on for the others) with `CancellationError`.
     func credential(replacing rejected: String?, from provider: any CredentialProvider) async throws -> String {
         while true {
+            try Task.checkCancellation()
             let (refresh, joined) = inFlight.withLock { inFlight in
-                if let running = inFlight { return (running, true) }
-                let refresh = Task { [id = ObjectIdentifier(self)] in
-                    try await Self.$refreshing.withValue(id) {
+                if let running = inFlight.task { return (running, true) }
+                inFlight.number += 1
+                let refresh = Task { [id = ObjectIdentifier(self), number = inFlight.number] in
+                    defer { self.inFlight.withLock { if $0.number == number { $0.task = nil } } }
+                    return try await Self.$refreshing.withValue(id) {
                         if let current = try await provider.credential(), current != rejected { return current }
                         return try await provider.refreshCredential(rejected: rejected)
                     }
                 }
-                inFlight = refresh
+                inFlight.task = refresh
                 return (refresh, false)
             }
-            // Forgotten once it has ended; a caller cancelled meanwhile leaves it to those still waiting on it.
-            defer { if !Task.isCancelled { inFlight.withLock { if $0 == refresh { $0 = nil } } } }
             let credential = try await Self.value(of: refresh)
             // A refresh started for another refused credential can hand back the one refused here: refresh that.
             if !joined || credential != rejected { return credential }

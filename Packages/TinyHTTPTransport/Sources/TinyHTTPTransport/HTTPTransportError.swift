@@ -63,7 +63,9 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     public var underlyingError: (any Error)?
     /// A human-readable detail, for example which header value was refused.
     public var message: String?
-    /// How many times the request was sent before this error: `1` unless a retry middleware sent it again.
+    /// How many times the request was sent before this error: `1` unless a retry middleware sent it again. With one
+    /// retry middleware inside another, the sends of the inner one count when it failed; a response it returned
+    /// counts as one send (a response carries no count).
     public var attempts: Int = 1
 
     /// Creates an error.

@@ -11,8 +11,9 @@ import Foundation
 /// Accepts the status codes in `codes`, a range or a list: `expectedStatus(200..<400)`, `expectedStatus(200...)`,
 /// `expectedStatus([200, 204, 304])`.
 public func expectedStatus(_ codes: some Sequence<Int> & Sendable) -> @Sendable (Int) -> Bool {
-    // A range answers at once; `Sequence.contains` would walk `200...` from 200 up to a code below it.
-    { code in (codes as? any RangeExpression<Int>)?.contains(code) ?? codes.contains(code) }
+    // `Sequence.contains` would walk `200...` from 200 up to a code below it; other ranges and sets answer at once.
+    if let from = codes as? PartialRangeFrom<Int> { return { $0 >= from.lowerBound } }
+    return { codes.contains($0) }
 }
 
 /// Checks a response's status code and throws when it is not accepted.

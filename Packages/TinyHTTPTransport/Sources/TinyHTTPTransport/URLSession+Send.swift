@@ -46,7 +46,8 @@ extension URLSession: HTTPTransport {
     ///   tasks, or the tasks awaiting them, instead.
     /// - A task failed as cancelled whose response is a `401` or `407` is a cancelled challenge, its response the
     ///   result, when the session's delegate cancelled the challenge: TinyKit's delegate says whether it did (so
-    ///   cancelling the returned task fails as cancelled, whatever has arrived); another delegate is taken to have.
+    ///   cancelling the returned task fails as cancelled, whatever has arrived); another delegate is taken to have, and
+    ///   a session without one (on Apple platforms) cannot have.
     @_spi(TinyKit) public func makeDataTask(
         for request: URLRequest, refusal: (any Error)? = nil,
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
@@ -64,7 +65,8 @@ extension URLSession: HTTPTransport {
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
     ) -> URLSessionDataTask {
         let session = challengeAnsweringSession
-        let delegate = session.delegate as? SessionDelegate
+        // Who may have cancelled a challenge: TinyKit's delegate knows, another may have, no delegate cannot have.
+        let (hasDelegate, delegate) = (session.delegate != nil, session.delegate as? SessionDelegate)
         do {
             if let refusal { throw refusal }
             try request.validate()
@@ -86,7 +88,7 @@ extension URLSession: HTTPTransport {
                 let code = HTTPTransportError.urlErrorCode(of: error)
                 // A cancelled authentication challenge: its response is the result. The delegate is asked first, so
                 // that the note of every cancelled task is dropped.
-                if code == .cancelled, let task = sentTask.task, delegate?.cancelledChallenge(of: task) ?? true,
+                if code == .cancelled, let task = sentTask.task, delegate?.cancelledChallenge(of: task) ?? hasDelegate,
                     !sentTask.cancelled, let challenged = task.response as? HTTPURLResponse,
                     [401, 407].contains(challenged.statusCode)
                 {

@@ -2,10 +2,9 @@ import TinyEndpoint
 @_spi(TinyKit) import TinyHTTPTransport
 import TinyRequestState
 
-/// Something that shows that a load is running: a spinner, an overlay, a status bar indicator. Its methods are
-/// called on the main actor; a conforming class is isolated to it, and so `Sendable`.
+/// Something that shows that a load is running: a spinner, an overlay, a status bar indicator.
 @MainActor
-public protocol ActivityIndicator: AnyObject, Sendable {
+public protocol ActivityIndicator: AnyObject {
     /// Shows the activity.
     func startActivity()
     /// Hides the activity.
@@ -118,39 +117,19 @@ extension EndpointLoading {
         onError: (@MainActor (any Error) -> Void)? = nil, onSuccess: @escaping @MainActor (Self, A) -> Void
     ) -> ObservationToken {
         let defaults = endpointLoadingDefaults
-        let activity = Activity(activityIndicator ?? defaults.activityIndicator(self))
-        let observation = endpoint.observe(owner: self) { controller, state in
-            activity.show(state.isLoading)
-            if let value = state.value { onSuccess(controller, value) }
+        let indicator = activityIndicator ?? defaults.activityIndicator(self)
+        var isShowingActivity = false
+        func showActivity(_ show: Bool) {
+            guard show != isShowingActivity else { return }
+            isShowingActivity = show
+            if show { indicator?.startActivity() } else { indicator?.stopActivity() }
+        }
+        // Ended by `cancel()` or, once `self` is gone, when the endpoint drops the observation: the activity stops.
+        return endpoint.add(owner: self, loading: true, onEnd: { showActivity(false) }) { controller, state in
+            showActivity(state.isLoading)
+            if let value = state.value { onSuccess(unsafeDowncast(controller, to: Self.self), value) }
             guard let error = state.error.map({ $0.underlyingError ?? $0 }) else { return }
             if let onError { onError(error) } else { defaults.errorHandler(controller, error) }
         }
-        observation.end = { [end = observation.end] in
-            end?()
-            activity.show(false)
-        }
-        return observation
-    }
-}
-
-/// The activity of one ``EndpointLoading/observe(endpoint:activityIndicator:onError:onSuccess:)-(_,_,_,(Self,A)->Void)``:
-/// shown while its endpoint loads, and stopped when the load ends or the observation does, however it ends.
-@MainActor private final class Activity {
-    let indicator: (any ActivityIndicator)?
-    var isShowing = false
-
-    init(_ indicator: (any ActivityIndicator)?) { self.indicator = indicator }
-
-    func show(_ show: Bool) {
-        guard show != isShowing else { return }
-        isShowing = show
-        if show { indicator?.startActivity() } else { indicator?.stopActivity() }
-    }
-
-    // Released while showing: the observation ended because its controller went during a load, and the endpoint let
-    // go of it at its next change. (Cancelling the observation stops the activity itself.)
-    deinit {
-        guard isShowing, let indicator else { return }
-        Task { @MainActor in indicator.stopActivity() }
     }
 }

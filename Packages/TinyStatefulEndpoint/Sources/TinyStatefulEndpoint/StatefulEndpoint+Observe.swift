@@ -64,15 +64,15 @@ extension StatefulEndpoint {
         return stream
     }
 
-    @discardableResult private func add(
-        owner: AnyObject?, loading: Bool, _ call: @escaping @MainActor (AnyObject, RequestState<A>) -> Void
+    /// Registers `call`, bound to `owner` (or to the returned token); `onEnd` runs once when the observation ends.
+    @discardableResult func add(
+        owner: AnyObject?, loading: Bool, onEnd: (@MainActor () -> Void)? = nil,
+        _ call: @escaping @MainActor (AnyObject, RequestState<A>) -> Void
     ) -> ObservationToken {
         let token = ObservationToken()
         let observer = Observer()
-        observer.owner = owner ?? token
-        observer.call = call
-        // Releases the closure now. Strong: retaining a weakly referenced object takes a slow path.
-        token.end = { (observer.owner, observer.call) = (nil, { _, _ in }) }
+        (observer.owner, observer.call, observer.onEnd) = (owner ?? token, call, onEnd)
+        token.end = { observer.end() }  // strong: retaining a weakly referenced object takes a slow path
         observers.append(observer)
         observedWhileLoading = true
         greetNewest()

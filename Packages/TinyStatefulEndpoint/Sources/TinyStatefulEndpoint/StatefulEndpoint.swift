@@ -72,6 +72,14 @@ import TinyRequestState
     final class Observer {
         weak var owner: AnyObject?
         var call: @MainActor (AnyObject, RequestState<A>) -> Void = { _, _ in }
+        /// Called once when the observation ends: cancelled, or dropped after its owner went.
+        var onEnd: (@MainActor () -> Void)?
+
+        /// Ends the observation: the closures are released now, `onEnd` called once.
+        @MainActor func end() {
+            (owner, call) = (nil, { _, _ in })
+            onEnd.take()?()
+        }
     }
 
     /// Creates a stateful endpoint, from any thread. It loads nothing until it is observed or asked to load.
@@ -194,7 +202,10 @@ import TinyRequestState
             }
             deliveries.removeFirst()
         }
-        if ended { observers.removeAll { $0.owner == nil } }  // releases the closures of ended observations
+        guard ended else { return }
+        let gone = observers.filter { $0.owner == nil }
+        observers.removeAll { $0.owner == nil }  // releases the closures of ended observations
+        for observer in gone { observer.end() }  // after: an `onEnd` may observe or change this endpoint
     }
 
     /// Calls the observer just registered with the current state: as a delivery of its own, so that a change made in

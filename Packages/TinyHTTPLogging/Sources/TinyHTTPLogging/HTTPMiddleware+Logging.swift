@@ -58,6 +58,10 @@
                     var failure = HTTPTransportError(mapping: error, request: nil)
                     failure.request = nil
                     failure.body = nil
+                    if var nested = failure.underlyingError as? HTTPTransportError {  // a token endpoint's, say
+                        nested.body = nil
+                        failure.underlyingError = nested
+                    }
                     let reason = failure.description(redacting: redaction)
                     logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed): \(reason)")
                 }

@@ -34,12 +34,9 @@
 
             let line = try #require(handler.entries.last).message.description
             #expect(line.hasPrefix("✗ GET https://api.example.com/me failed"))
-            withKnownIssue(
-                "logging: a nested HTTPTransportError (underlyingError) is described with .default redaction and its body, leaking named secrets and bodies below trace"
-            ) {
-                #expect(!line.contains("s1gSECRET"), "the logger's named query parameter leaks: \(line)")
-                #expect(!line.contains("r3freshSECRET"), "a body reaches a non-trace line: \(line)")
-            }
+            // Both leaked: the nested error was described with `.default` redaction and its body.
+            #expect(!line.contains("s1gSECRET"), "the logger's named query parameter leaks: \(line)")
+            #expect(!line.contains("r3freshSECRET"), "a body reaches a non-trace line: \(line)")
         }
     }
 #endif

@@ -154,13 +154,18 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         if let response, code != .unacceptableStatus(response.statusCode) { text += ", status \(response.statusCode)" }
         if let message { text += " (\(message))" }
         if let body, !body.isEmpty { text += ", body: \(HTTPRedaction.preview(of: body))" }
-        if let underlyingError { text += ", underlying error: \(Self.summary(of: underlyingError))" }
+        if let underlyingError {
+            text += ", underlying error: \(Self.summary(of: underlyingError, redacting: redaction))"
+        }
         return text
     }
 
     /// A short text for an underlying error: `URLError -1001 (the request timed out)` rather than the whole
-    /// `NSError` dump, which holds the failing URL with its secrets.
-    @_spi(TinyKit) public static func summary(of error: any Error) -> String {
+    /// `NSError` dump, which holds the failing URL with its secrets; a nested `HTTPTransportError` with `redaction`.
+    @_spi(TinyKit) public static func summary(of error: any Error, redacting redaction: HTTPRedaction = .default)
+        -> String
+    {
+        if let nested = error as? HTTPTransportError { return nested.description(redacting: redaction) }
         guard let code = urlErrorCode(of: error) else { return String(describing: error) }
         let reason = (error as NSError).userInfo[NSLocalizedDescriptionKey] as? String
         return "URLError \(code.rawValue)" + (reason.map { " (\($0))" } ?? "")

@@ -367,16 +367,18 @@ import TinyKitTestServer
 
     /// `URL.password` is percent-encoded (`URL.user` is not): a password with a reserved character, which the URL must
     /// percent-encode, was sent encoded (URLSessionTransport sends it decoded). The user is sent decoded too.
-    @Test func aPercentEncodedURLPasswordIsSentDecoded() async throws {
+    /// A password that is not UTF-8 once decoded (`%FF`) is sent as it came rather than as an empty one.
+    @Test(arguments: [("ada%40home:p%40ss%3Aw", "ada@home:p@ss:w"), ("ada:%FF", "ada:%FF")])
+    func aPercentEncodedURLPasswordIsSentDecoded(userInfo: String, credentials: String) async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
         let port = try #require(server.baseURL.port)
-        let url = try #require(URL(string: "http://ada%40home:p%40ss%3Aw@127.0.0.1:\(port)/echo"))
+        let url = try #require(URL(string: "http://\(userInfo)@127.0.0.1:\(port)/echo"))
 
         _ = try await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
 
         let sent = server.requests.first?.header("Authorization")
-        #expect(sent == "Basic \(Data("ada@home:p@ss:w".utf8).base64EncodedString())")
+        #expect(sent == "Basic \(Data(credentials.utf8).base64EncodedString())")
     }
 
     @Test(arguments: [301, 302])

@@ -12,7 +12,9 @@ import TinyHTTPTransport
 
     /// RFC 9110 §8.3.1: parameter names are case-insensitive, so `Charset=ISO-8859-1` names Latin-1. Foundation on
     /// Linux reads only a lower-case `charset` into `textEncodingName`, so the body is decoded as UTF-8.
-    @Test(arguments: ["text/plain; Charset=ISO-8859-1", "text/plain; CHARSET=iso-8859-1"])
+    @Test(arguments: [
+        "text/plain; Charset=ISO-8859-1", "text/plain; CHARSET=iso-8859-1", "text/plain; charset=\"ISO-8859-1\"\t",
+    ])
     func aCharsetParameterNamedInAnotherCaseIsUsed(contentType: String) throws {
         let endpoint = Endpoint<String>(json: .get, url: try apiURL("/text"))
         let body = Data([0x68, 0xE9])  // "hé" in ISO-8859-1; not valid UTF-8
@@ -33,6 +35,14 @@ import TinyHTTPTransport
     /// through a redaction", and the password of a URL "is always redacted"). A base URL refused for its port
     /// prints it in `EndpointError.description` and in `TinyAPIError.localizedDescription`, which tinyAPI apps show
     /// to users (`.failure(error.localizedDescription)`).
+    /// Text that does not parse as a URL cannot be redacted: it is not printed when it could hold a secret.
+    @Test func anUnparseableURLThatCouldHoldASecretIsNotPrinted() {
+        let refused = EndpointError.invalidURL("https://ada:s3cret@[::1/v1?api_key=k3y", reason: "no host")
+        #expect(!refused.description.contains("s3cret") && !refused.description.contains("k3y"), "\(refused)")
+        let plain = EndpointError.invalidURL("not a url", reason: "no scheme")
+        #expect(plain.description.contains("not a url"))
+    }
+
     @Test func anInvalidBaseURLNeverPrintsItsPassword() async throws {
         let endpoint = TestAPIEndpoint(baseURL: "https://ada:s3cret@api.example.com:70000/v1", path: "/users")
         let error = try #require(throws: EndpointError.self) { try endpoint.makeRequest() }

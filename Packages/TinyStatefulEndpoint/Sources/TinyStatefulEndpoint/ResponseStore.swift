@@ -98,10 +98,9 @@ public struct FileResponseStore: ResponseStore {
         guard let (key, file) = location(of: request), !cacheControl.contains("no-store"), !varies,
             storesCredentialedRequests || !hasCredentials
         else { return }
-        let headers = response.allHeaderFields.reduce(into: [String: String]()) { $0["\($1.key)"] = "\($1.value)" }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let record = Record(key: key, status: response.statusCode, headers: headers, body: body)
+            let record = Record(key: key, status: response.statusCode, headers: response.fields, body: body)
             try JSONEncoder().encode(record).write(to: file, options: .atomic)
         } catch {
             log(

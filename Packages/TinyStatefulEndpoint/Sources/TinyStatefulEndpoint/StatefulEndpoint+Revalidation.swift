@@ -80,14 +80,14 @@ extension HTTPURLResponse {
     /// `ETag`, `Cache-Control`, `Expires` or `Date` counts from now on. `Content-Length` stays, `Age` goes (the stored
     /// one is no longer the answer's age).
     func updated(by notModified: HTTPURLResponse) -> HTTPURLResponse {
-        var fields = allHeaderFields.reduce(into: [String: String]()) { $0["\($1.key)"] = "\($1.value)" }
-        fields["Age"] = nil
-        for (name, value) in notModified.allHeaderFields where "\(name)".lowercased() != "content-length" {
-            fields["\(name)"] = "\(value)"
-        }
+        let kept = fields.filter { $0.key != "Age" }  // no longer the answer's age
+        let fields = kept.merging(notModified.fields.filter { $0.key.lowercased() != "content-length" }) { $1 }
         guard let url,
             let updated = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: nil, headerFields: fields)
         else { return self }
         return updated
     }
+
+    /// The header fields, as the strings they are (what a file keeps, what a `304` updates).
+    var fields: [String: String] { allHeaderFields.reduce(into: [:]) { $0["\($1.key)"] = "\($1.value)" } }
 }

@@ -63,7 +63,8 @@ import TinyRequestState
     /// `\.state`, made once: making a key path into a generic class costs microseconds.
     private lazy var stateKeyPath = \StatefulEndpoint.state
     var observers: [Observer] = []
-    /// Whether an observation was live during the load in flight (or the next one): then the grace period applies.
+    /// Whether an observation was live during the load in flight: then its grace period applies. `load()` sets it from
+    /// the observers then live, a new observation sets it.
     var observedWhileLoading = false
     /// States to deliver, each to some of the observers registered when it happened (all, or a new one's first call).
     private var deliveries: [(state: RequestState<A>, observers: Range<Int>)] = []

@@ -91,7 +91,8 @@ import TinyKitTestServer
     }
 
     @Test(arguments: [
-        ("max-age=60", 59, 1), ("max-age=60", 61, 2), ("no-cache", 0, 2), ("", 3_600, 1),
+        ("max-age=60", 59, 1), ("max-age=60", 61, 2), ("no-cache", 0, 2), ("no-store", 0, 2),
+        ("max-age=60, No-Store", 0, 2), ("", 3_600, 1),
     ])
     func freshnessComesFromCacheControlWhenThereIsNoMaximumAge(
         cacheControl: String, secondsLater: Int, requests: Int

@@ -65,7 +65,8 @@ extension Endpoint where A == Void {
     /// ```
     ///
     /// A body that cannot be encoded is kept as ``requestError`` and thrown when the endpoint is loaded, before
-    /// anything is sent (never a request without its body). A `Data` or `String` body is sent as it is, not encoded:
+    /// anything is sent (never a request without its body). A `nil` body sends no body and no `Content-Type` (not
+    /// `null`), as the decoding initialiser does. A `Data` or `String` body is sent as it is, not encoded:
     /// `Data` with `Content-Type: application/octet-stream`, `String` as UTF-8 with `text/plain; charset=utf-8`,
     /// unless `headers` name another. Any accepted status code succeeds, 204 and empty bodies included.
     ///
@@ -81,16 +82,16 @@ extension Endpoint where A == Void {
     ///   - query: Query items appended to the URL, sorted by name.
     ///   - encoder: The encoder for the body.
     public init<B: Encodable>(
-        json method: HTTPMethod, url: URL, accept: ContentType? = .json, body: B, headers: [String: String] = [:],
+        json method: HTTPMethod, url: URL, accept: ContentType? = .json, body: B?, headers: [String: String] = [:],
         expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
         query: [String: String] = [:], encoder: JSONEncoder = JSONEncoder()
     ) {
         // A failure is no body here and the requestError below, thrown before anything is sent.
-        let prepared = encoder.requestBody(body)
+        let prepared = body.map(encoder.requestBody)
         self.init(
-            method, url: url, accept: accept, contentType: prepared.contentType, body: prepared.body,
+            method, url: url, accept: accept, contentType: prepared?.contentType, body: prepared?.body,
             headers: headers, expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query)
-        requestError = prepared.error
+        requestError = prepared?.error
     }
 }
 

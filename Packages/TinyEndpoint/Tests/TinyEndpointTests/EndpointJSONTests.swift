@@ -103,11 +103,17 @@ import TinyHTTPTransport
         #expect(endpoint.request.value(forHTTPHeaderField: "Accept") == "application/json")
     }
 
+    /// Both JSON initialisers: the decoding one and `Endpoint<()>`'s, which once sent `null`.
     @Test func aNilBodySendsNoBodyAndNoContentType() throws {
-        let endpoint = Endpoint<User>(json: .post, url: try apiURL(), body: User?.none)
-        #expect(endpoint.requestError == nil)
-        #expect(endpoint.request.httpBody == nil)
-        #expect(endpoint.request.value(forHTTPHeaderField: "Content-Type") == nil)
+        let update: User? = nil
+        for request in [
+            Endpoint<User>(json: .post, url: try apiURL(), body: User?.none).request,
+            Endpoint<()>(json: .put, url: try apiURL(), body: update).request,
+        ] {
+            #expect(request.httpBody == nil)
+            #expect(request.value(forHTTPHeaderField: "Content-Type") == nil)
+        }
+        #expect(Endpoint<()>(json: .put, url: try apiURL(), body: update).requestError == nil)
     }
 
     @Test func voidJSONEndpointSendsTheBodyAndIgnoresTheResponse() throws {

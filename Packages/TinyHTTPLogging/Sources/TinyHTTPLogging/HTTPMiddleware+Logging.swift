@@ -7,7 +7,7 @@
 
     extension HTTPMiddleware {
         /// Logs one line per request and one per response (or failure) through swift-log's `Logger`: method, URL,
-        /// status, body size and duration.
+        /// status, body size (or `a body stream`) and duration.
         ///
         /// ```swift
         /// let transport = URLSessionTransport.shared.with(.retry(), .logging(Logger(label: "api")))
@@ -26,7 +26,7 @@
         /// - Parameters:
         ///   - logger: Where the lines go.
         ///   - level: The level of the request and response lines; failures are logged at `warning` or this level,
-        ///     whichever is higher.
+        ///     whichever is higher; a cancellation, the caller's choice, at this level.
         ///   - redaction: Which headers and query parameters hold secrets, besides the usual ones.
         ///   - clock: What durations are measured with (any `Clock<Duration>`).
         public static func logging(
@@ -37,7 +37,8 @@
             .metrics(clock: clock) { request in
                 let body = request.httpBody ?? Data()
                 let exchange = redaction.summary(of: request)
-                logger.log(level: level, "→ \(exchange) (\(body.count) bytes)")
+                let size = request.httpBodyStream == nil ? "\(body.count) bytes" : "a body stream"
+                logger.log(level: level, "→ \(exchange) (\(size))")
                 // `trace` evaluates its metadata only when the logger's level is `trace`.
                 logger.trace(
                     "→ \(exchange) headers and body",
@@ -61,6 +62,11 @@
                     if var nested = failure.underlyingError as? HTTPTransportError {  // a token endpoint's, say
                         nested.body = nil
                         failure.underlyingError = nested
+                    }
+                    // A cancellation is the caller's choice (a screen left, say), not a failure to warn about.
+                    if failure.code == .cancelled {
+                        logger.log(level: level, "✗ \(exchange) cancelled after \(elapsed)")
+                        return
                     }
                     let reason = failure.description(redacting: redaction)
                     logger.log(level: max(level, .warning), "✗ \(exchange) failed after \(elapsed): \(reason)")

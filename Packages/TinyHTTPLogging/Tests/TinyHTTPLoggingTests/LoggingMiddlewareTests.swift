@@ -229,6 +229,35 @@
             #expect(handler.entries.map(\.level) == [.error, .error])
         }
 
+        /// A cancellation is the caller's choice: one line at the chosen level, without the error.
+        @Test func aCancelledRequestIsLoggedAtTheChosenLevelNotAsAWarning() async throws {
+            let (logger, handler) = memoryLogger(level: .info)
+            let transport = ClosureTransport { _ in throw CancellationError() }
+                .with(.logging(logger, clock: RecordingClock()))
+            let url = try #require(URL(string: "https://api.example.com/items"))
+
+            await #expect(throws: CancellationError.self) {
+                try await transport.send(URLRequest(method: .get, url: url))
+            }
+
+            #expect(handler.entries.map(\.level) == [.info, .info])
+            #expect(
+                handler.entries.last?.message.description == "✗ GET https://api.example.com/items cancelled after 0 ms")
+        }
+
+        /// A request whose body is a stream says so, rather than `0 bytes`.
+        @Test func aStreamedBodyIsNotCountedAsEmpty() async throws {
+            let (logger, handler) = memoryLogger(level: .info)
+            let transport = ClosureTransport { request in try reply(request, 204) }
+                .with(.logging(logger, clock: RecordingClock()))
+            var request = URLRequest(method: .post, url: try #require(URL(string: "https://api.example.com/up")))
+            request.httpBodyStream = InputStream(data: Data("abc".utf8))
+
+            _ = try await transport.send(request)
+
+            #expect(handler.entries.first?.message.description == "→ POST https://api.example.com/up (a body stream)")
+        }
+
         /// The trace lines name their exchange, carry the request's body too, and redact the response headers that
         /// the redaction names.
         @Test func traceLinesCarryTheRequestBodyAndRedactTheNamedResponseHeaders() async throws {

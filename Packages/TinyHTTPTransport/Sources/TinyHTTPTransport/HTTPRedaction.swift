@@ -30,8 +30,10 @@ public struct HTTPRedaction: Hashable, Sendable {
     static let placeholder = "***"
 
     /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`; the query parameters `access_token`,
-    /// `refresh_token`, `id_token`, `client_secret`, `api_key` and `password`; and the password of a URL's user
-    /// information (`https://user:password@host`), which is always redacted.
+    /// `refresh_token`, `id_token`, `client_secret`, `api_key` and `password`; the password of a URL's user
+    /// information (`https://user:password@host`), or its user name when it has no password (a token:
+    /// `https://TOKEN@host`), which are always redacted. A URL's fragment is left out: it is never sent, and OAuth's
+    /// implicit flow puts tokens there.
     public static let `default` = HTTPRedaction()
 
     /// Creates a redaction of these header and query parameter names besides those of ``default``, which are secret
@@ -48,10 +50,15 @@ public struct HTTPRedaction: Hashable, Sendable {
     }
 
     /// `url` as text, with the values of secret query parameters and the password of its user information
-    /// replaced by `***`.
+    /// replaced by `***` (the user name, when it has no password: a token), and without its fragment.
     @_spi(TinyKit) public func redacted(url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return Self.placeholder }
-        if components.percentEncodedPassword != nil { components.percentEncodedPassword = Self.placeholder }
+        if components.percentEncodedPassword?.isEmpty == false {
+            components.percentEncodedPassword = Self.placeholder
+        } else if components.percentEncodedUser != nil {
+            components.percentEncodedUser = Self.placeholder  // a token (GitHub's `TOKEN@`, Stripe's `KEY:@`)
+        }
+        components.percentEncodedFragment = nil  // never sent; OAuth's implicit flow puts tokens there
         if let items = components.percentEncodedQueryItems, items.contains(where: isSecret) {
             components.percentEncodedQueryItems = items.map {
                 isSecret($0) ? URLQueryItem(name: $0.name, value: Self.placeholder) : $0
@@ -67,10 +74,13 @@ public struct HTTPRedaction: Hashable, Sendable {
     }
 
     /// The first `limit` bytes of a response body as text, for error messages and logs: `(empty)` for none, and the
-    /// whole size after a cut, for example `{"error":"not… (4096 bytes)`.
+    /// whole size after a cut (made before a multi-byte character rather than inside it), for example `{"error":"not… (4096 bytes)`.
     public static func preview(of body: Data, limit: Int = 200) -> String {
         if body.isEmpty { return "(empty)" }
-        let text = String(decoding: body.prefix(max(limit, 0)), as: UTF8.self)
+        var end = body.startIndex + min(max(limit, 0), body.count)
+        // Cut before a character, not inside one: back over UTF-8 continuation bytes (at most 3 in a character).
+        for _ in 0..<3 where end > body.startIndex && end < body.endIndex && body[end] & 0xC0 == 0x80 { end -= 1 }
+        let text = String(decoding: body[..<end], as: UTF8.self)
         return body.count > limit ? text + "… (\(body.count) bytes)" : text
     }
 

@@ -32,6 +32,18 @@ import Testing
         #expect(HTTPRedaction.default.redacted(url: plain) == "https://api.example.com/a?page=2")
     }
 
+    /// A user name without a password is a token (GitHub's `https://TOKEN@…`, Stripe's `https://KEY:@…`), and a
+    /// fragment, never sent, can hold one (OAuth's implicit flow).
+    @Test(arguments: [
+        ("https://ghp_abc@api.example.com/a", "https://***@api.example.com/a"),
+        ("https://sk_live_abc:@api.example.com/a", "https://***:@api.example.com/a"),
+        ("https://api.example.com/cb#access_token=abc&state=1", "https://api.example.com/cb"),
+        ("https://ada:pw@api.example.com/a#top", "https://ada:***@api.example.com/a"),
+    ])
+    func userNameTokensAndFragmentsAreNotPrinted(url: String, redacted: String) throws {
+        #expect(HTTPRedaction.default.redacted(url: try #require(URL(string: url))) == redacted)
+    }
+
     @Test(arguments: ["access_token", "refresh_token", "id_token", "client_secret", "api_key", "password"])
     func everyDefaultSecretQueryParameterIsRedacted(name: String) throws {
         let url = try #require(URL(string: "https://api.example.com/a?\(name)=s3cret&page=2"))
@@ -114,6 +126,10 @@ import Testing
         #expect(HTTPRedaction.preview(of: Data("hello".utf8), limit: 5) == "hello")
         #expect(HTTPRedaction.preview(of: Data("hello".utf8), limit: 0) == "… (5 bytes)")
         #expect(HTTPRedaction.preview(of: Data(), limit: 0) == "(empty)")
+        // A cut inside a multi-byte character is made before it, not as a replacement character.
+        #expect(HTTPRedaction.preview(of: Data("ab€c".utf8), limit: 3) == "ab… (6 bytes)")
+        #expect(HTTPRedaction.preview(of: Data("ab€c".utf8).dropFirst(), limit: 3) == "b… (5 bytes)")
+        #expect(HTTPRedaction.preview(of: Data("a🙂".utf8), limit: 4) == "a… (5 bytes)")
     }
 
     @Test func previewOfBytesThatAreNotUTF8ReplacesThem() {

@@ -32,7 +32,7 @@ import TinyRequestState
 ///   (`If-None-Match`, `If-Modified-Since`); a `304 Not Modified` keeps the value without decoding anything, renews
 ///   its freshness and is delivered again as a success.
 /// - Without ``maximumAge``, the response's `Cache-Control: max-age` or `Expires` says how long a value is fresh, and
-///   `no-cache` makes every ``loadIfNeeded()`` revalidate.
+///   `no-cache` or `no-store` makes every ``loadIfNeeded()`` revalidate.
 /// - With a ``ResponseStore``, the last good response survives restarts: a new instance offers it at once as a stale
 ///   success while the first load revalidates it.
 /// - After a failed reload, ``value`` still holds the last good value beside the failure in ``state``.

@@ -181,7 +181,7 @@
             func refuse(_ message: String) -> HTTPTransportError {
                 HTTPTransportError(.invalidRequest, request: request, message: message)
             }
-            try request.validateMethod()
+            try request.validate()
             guard let url = request.url else { throw refuse("the request has no URL") }
             // Like URLSession: no `unix:` sockets, no other schemes AsyncHTTPClient would try.
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -192,12 +192,8 @@
             }
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
-            // `validate()`'s header rule, field by field in the one pass: it refuses the names SwiftNIO traps on and
-            // the values AsyncHTTPClient's own error would quote.
-            for (name, value) in request.allHTTPHeaderFields ?? [:] {
-                try URLRequest.validateHeaderField(name: name, value: value)
-                outgoing.headers.add(name: name, value: value)
-            }
+            // Validated above: no names SwiftNIO traps on, no values AsyncHTTPClient's own error would quote.
+            for (name, value) in request.allHTTPHeaderFields ?? [:] { outgoing.headers.add(name: name, value: value) }
             // Like URLSession: credentials in the URL become Basic authorization, unless the request has its own.
             // Decoded, both: `URL.password` is percent-encoded, and a password with `@` or `:` must be.
             if let user = url.user(percentEncoded: false), !outgoing.headers.contains(name: "Authorization") {

@@ -75,11 +75,19 @@ public struct TinyAPIError: Error, Sendable, Equatable, LocalizedError, CustomSt
             case .invalidURL: .invalidURL
             case .notHTTPResponse: .networkError(error.description)
             }
+        // Raw, from a parse or client of your own: classified as they would be inside an `EndpointError`.
+        case is DecodingError: .decodingError(coderMessage(of: error))
+        case is EncodingError: .encodingError(coderMessage(of: error))
         // A transport that does not map its errors (a raw `URLError`, a `CancellationError`): classify it as the
         // live transport would, so a cancellation stays `.cancelled`.
         case _ where HTTPTransportError(mapping: error, request: nil).code == .cancelled: .cancelled
         default: .networkError(error.localizedDescription)
         }
+    }
+
+    /// A coder's error as `at a.b[2]: its message`.
+    private static func coderMessage(of error: any Error) -> String {
+        "at \(EndpointError.codingPath(of: error)): \(EndpointError.context(of: error).message)"
     }
 
     /// A short message for users, as tinyAPI words it; an invalid URL names the text that is not one.

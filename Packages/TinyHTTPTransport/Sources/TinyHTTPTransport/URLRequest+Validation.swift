@@ -17,7 +17,10 @@ extension URLRequest {
     public func validate() throws(HTTPTransportError) {
         do throws(HTTPTransportError) {
             guard url != nil else { throw HTTPTransportError(.invalidRequest, message: "the request has no URL") }
-            try validateMethod()
+            if let method = httpMethod, !Self.isToken(method) {
+                throw HTTPTransportError(
+                    .invalidRequest, message: "the method \(method.debugDescription) is not an HTTP token")
+            }
             for (name, value) in allHTTPHeaderFields ?? [:] { try Self.validateHeaderField(name: name, value: value) }
         } catch {
             var error = error  // everything the check said, with the request it refused
@@ -26,21 +29,12 @@ extension URLRequest {
         }
     }
 
-    /// Checks that the method is an HTTP token; a request without a method is a `GET` and passes. Part of
-    /// ``validate()``, for a transport that checks the header fields while copying them.
-    @_spi(TinyKit) public func validateMethod() throws(HTTPTransportError) {
-        if let method = httpMethod, !Self.isToken(method) {
-            throw HTTPTransportError(
-                .invalidRequest, request: self, message: "the method \(method.debugDescription) is not an HTTP token")
-        }
-    }
-
     /// Checks one header field: `name` must be an HTTP token, and `value` may hold no control character but
     /// horizontal tab.
     ///
-    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest``, naming the header (never
-    ///   repeating the value, which may be a secret).
-    public static func validateHeaderField(name: String, value: String) throws(HTTPTransportError) {
+    /// - Throws: `HTTPTransportError` with code `invalidRequest`, naming the header (never repeating the value,
+    ///   which may be a secret).
+    static func validateHeaderField(name: String, value: String) throws(HTTPTransportError) {
         if !isToken(name) {
             throw HTTPTransportError(
                 .invalidRequest, message: "the header name \(name.debugDescription) is not an HTTP token")

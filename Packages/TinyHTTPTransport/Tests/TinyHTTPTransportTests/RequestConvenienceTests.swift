@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(TinyKit) import TinyHTTPTransport
+@_spi(TinyKit) @testable import TinyHTTPTransport
 
 @Suite(.timeLimit(.minutes(1))) struct RequestConvenienceTests {
     let url = URL(fileURLWithPath: "/tmp/example")

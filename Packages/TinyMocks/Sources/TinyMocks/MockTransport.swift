@@ -19,10 +19,12 @@ import Foundation
 /// 3. Otherwise the mock file the request maps to answers with status 200 (see ``MockFiles`` for the names).
 /// 4. Otherwise the request fails with ``MockError/noMock(method:path:lookedFor:in:routes:)``.
 ///
-/// The answer comes after the route's delay, or the mock's `delay`, waited on its `clock`. Failures are thrown as
+/// The answer comes after the route's delay, or the mock's `delay`, waited on its `clock`; a delay longer than the
+/// request's `timeoutInterval` fails as `timedOut` once that has passed, as on a live transport, and a cancelled
+/// request uses up no answer of its route. Failures are thrown as
 /// `HTTPTransportError`, as from a live transport: a ``MockError`` as its `underlyingError` (code
 /// `invalidRequest` for ``MockError/unsafePath(path:reason:)``, `other` for the rest), and cancelling the
-/// awaiting task, also during a delay, as code `cancelled`.
+/// awaiting task, also during a delay, as code `cancelled` (with `URLError.cancelled`, as from `URLSession`).
 ///
 /// A base URL's own path is part of the route and file names unless you pass it as `basePath`:
 /// with `basePath: "/api/v4"`, `GET https://host/api/v4/users` maps to `mock_get_users.json` and the route
@@ -112,7 +114,8 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// - Parameters:
     ///   - method: The method to match.
     ///   - path: The path to match, written as in a URL (percent-encoded); empty segments and a trailing `/` do
-    ///     not matter; a `basePath` is not part of it.
+    ///     not matter; a `basePath` is not part of it. A query written here (`"/search?q=swift"`) is matched as
+    ///     `query` is.
     ///   - query: Query items the request must have (others may be present too); none by default.
     ///   - delay: The delay of this route's answers; the mock's `delay` by default.
     ///   - response: The first answer.
@@ -121,8 +124,12 @@ public final class MockTransport: HTTPTransport, Sendable {
         _ method: HTTPMethod, _ path: String, query: [String: String] = [:], delay: Duration? = nil,
         _ response: MockResponse, _ more: MockResponse...
     ) {
+        // A query written in the path (`"/search?q=swift"`) is matched as `query` is.
+        let written = URLComponents(string: path)
+        let items = (written?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
         let route = Route(
-            method: method, path: Self.segments(of: path), query: query, delay: delay, responses: [response] + more)
+            method: method, path: Self.segments(of: written?.percentEncodedPath ?? path),
+            query: query.merging(items) { given, _ in given }, delay: delay, responses: [response] + more)
         state.withLock { $0.routes.append(route) }
     }
 
@@ -139,20 +146,22 @@ public final class MockTransport: HTTPTransport, Sendable {
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         state.withLock { $0.requests.append(request) }
         do {
-            try Task.checkCancellation()
-            // Refused as URLSessionTransport refuses it, so a test on the mock fails where the live app would.
+            // Refused as URLSessionTransport refuses it (cancelled or not), so a test on the mock fails where the live
+            // app would.
             try request.validate()
+            try Task.checkCancellation()
             guard let url = request.url else { throw HTTPTransportError(.invalidRequest, request: request) }
             let method = request.method
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
             var path = try MockFiles.segments(ofPercentEncoded: components?.percentEncodedPath ?? url.path)
             if path.starts(with: basePath) { path.removeFirst(basePath.count) }
-            let route = nextRouteAnswer(method: method, path: path, query: components?.queryItems ?? [])
-            let response = try route?.response ?? fileResponse(method: method, path: path)
-            let wait = route?.delay ?? delay
-            if wait > .zero { try await clock.sleep(for: wait) }
-            try Task.checkCancellation()
-            switch response {
+            let route = bestRoute(method: method, path: path, query: components?.queryItems ?? [])
+            // Without a route, a missing file fails at once; a route's answer is taken after the delay, so that a
+            // request cancelled while it waits uses none up.
+            let file = try route == nil ? fileResponse(method: method, path: path) : nil
+            try await wait(route?.delay ?? delay, for: request)
+            // Without a route, `file` is there already: the last fallback never reads it again.
+            switch try route.map({ answer(of: $0.index) }) ?? file ?? fileResponse(method: method, path: path) {
             case .failure(let error):
                 throw error
             case .status(let status, let headers, let body):
@@ -168,14 +177,26 @@ public final class MockTransport: HTTPTransport, Sendable {
             if case .unsafePath = error as? MockError {
                 throw HTTPTransportError(.invalidRequest, request: request, underlyingError: error)
             }
-            throw HTTPTransportError(mapping: error, request: request)
+            let live = error is CancellationError ? URLError(.cancelled) : error  // a cancellation as URLSession's
+            throw HTTPTransportError(mapping: live, request: request)
         }
     }
 
-    /// The answer of the best matching route, advancing its sequence, and its delay; `nil` when no route matches.
-    private func nextRouteAnswer(
+    /// Waits `delay` on the clock, at most the request's `timeoutInterval` as a live transport does, failing as
+    /// timed out after that; a delay of more than about 95 years is as good as never (`ContinuousClock` traps on one
+    /// of 292).
+    private func wait(_ delay: Duration, for request: URLRequest) async throws {
+        let seconds = request.timeoutInterval
+        let timeout = seconds > 0 && seconds < 3e9 ? Duration.seconds(seconds) : nil
+        if delay > .zero { try await clock.sleep(for: min(delay, timeout ?? .seconds(3e9))) }
+        try Task.checkCancellation()
+        if let timeout, delay > timeout { throw URLError(.timedOut) }
+    }
+
+    /// The index and delay of the best matching route; `nil` when no route matches.
+    private func bestRoute(
         method: HTTPMethod, path: [String], query: [URLQueryItem]
-    ) -> (response: MockResponse, delay: Duration?)? {
+    ) -> (index: Int, delay: Duration?)? {
         state.withLock { state in
             // The matching route naming the most query items; among those, the one registered last.
             let best = state.routes.indices.filter { index in
@@ -183,10 +204,16 @@ public final class MockTransport: HTTPTransport, Sendable {
                 return route.method == method && route.path == path
                     && route.query.allSatisfy { name, value in query.contains { $0.name == name && $0.value == value } }
             }.max { (state.routes[$0].query.count, $0) < (state.routes[$1].query.count, $1) }
-            guard let best else { return nil }
-            let route = state.routes[best]
-            state.routes[best].calls += 1
-            return (route.responses[min(route.calls, route.responses.count - 1)], route.delay)
+            return best.map { ($0, state.routes[$0].delay) }
+        }
+    }
+
+    /// The next answer of the route at `index` (routes are only ever added), advancing its sequence.
+    private func answer(of index: Int) -> MockResponse {
+        state.withLock { state in
+            let route = state.routes[index]
+            state.routes[index].calls += 1
+            return route.responses[min(route.calls, route.responses.count - 1)]
         }
     }
 

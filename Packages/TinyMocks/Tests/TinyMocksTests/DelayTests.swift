@@ -34,23 +34,26 @@ import TinyHTTPTransport
         #expect(clock.sleeps.isEmpty)
     }
 
-    /// What `MockClock.immediate` did: a test clock skips an hour's delay, and says it was asked to wait it.
+    /// What `MockClock.immediate` did: a test clock skips an hour's delay (of a request allowed to wait that long),
+    /// and says it was asked to wait it.
     @Test(.timeLimit(.minutes(1)))
     func aTestClockSkipsDelays() async throws {
         let clock = RecordingClock()
         let mock = MockTransport(files: fixtures, delay: .seconds(3600), clock: clock)
-        #expect(try await mock.send(request(.get, "https://h/users")).1.statusCode == 200)
+        var users = try request(.get, "https://h/users")
+        users.timeoutInterval = 3600
+        #expect(try await mock.send(users).1.statusCode == 200)
         #expect(clock.sleeps == [.seconds(3600)])
     }
 
     @Test(.timeLimit(.minutes(1)))
     func cancellingDuringTheDelayThrowsCancelled() async throws {
         let clock = RecordingClock(sleepsUntilCancelled: true)
-        let mock = MockTransport(files: fixtures, delay: .seconds(3600), clock: clock)
+        let mock = MockTransport(files: fixtures, delay: .seconds(30), clock: clock)
         let users = try request(.get, "https://h/users")
         let task = Task { try await mock.send(users) }
         var started = clock.started.makeAsyncIterator()
-        #expect(await started.next() == .seconds(3600))
+        #expect(await started.next() == .seconds(30))
         task.cancel()
         let error = try await #require(throws: HTTPTransportError.self) { try await task.value }
         #expect(error.code == .cancelled)
@@ -81,16 +84,36 @@ import TinyHTTPTransport
         #expect(MockTransport(files: fixtures).delay == .zero)
     }
 
-    /// Any `Duration` is a delay: zero and negative ones answer at once, the rest is waited exactly, huge ones too.
+    /// Any `Duration` is a delay: zero and negative ones answer at once, the rest is waited exactly; for a request
+    /// without a timeout (`timeoutInterval` 0), a huge one is waited about 95 years (`ContinuousClock` traps at 292).
     @Test(arguments: [
         (Duration.seconds(-1), [Duration]()), (.milliseconds(-5), []), (.zero, []),
         (.seconds(0.25), [.milliseconds(250)]), (.nanoseconds(5), [.nanoseconds(5)]),
-        (.seconds(Int64.max), [.seconds(Int64.max)]),
+        (.seconds(Int64.max), [.seconds(3e9)]),
     ])
     func delaysNeverTrap(delay: Duration, sleeps: [Duration]) async throws {
         let clock = RecordingClock()
         let mock = MockTransport(files: fixtures, delay: delay, clock: clock)
-        #expect(try await mock.send(request(.get, "https://h/users")).1.statusCode == 200)
+        var users = try request(.get, "https://h/users")
+        users.timeoutInterval = 0
+        #expect(try await mock.send(users).1.statusCode == 200)
         #expect(clock.sleeps == sleeps)
+    }
+
+    /// A delay longer than the request's `timeoutInterval` (60 s unless set) is waited that long and then fails as
+    /// `timedOut`, as a slow server does on a live transport; one of exactly the timeout answers.
+    @Test(arguments: [(61.0, nil, true), (1, 1, false), (1.5, 1, true)] as [(Double, Double?, Bool)])
+    func aDelayLongerThanTheTimeoutTimesOut(delay: Double, timeout: Double?, timesOut: Bool) async throws {
+        let clock = RecordingClock()
+        let mock = MockTransport(files: fixtures, delay: .seconds(delay), clock: clock)
+        var users = try request(.get, "https://h/users")
+        if let timeout { users.timeoutInterval = timeout }
+        do {
+            _ = try await mock.send(users)
+            #expect(!timesOut)
+        } catch let error as HTTPTransportError {
+            #expect(timesOut && error.code == .timedOut)
+        }
+        #expect(clock.sleeps == [.seconds(min(delay, users.timeoutInterval))])
     }
 }

@@ -11,7 +11,9 @@ import Foundation
 /// failure.message                                  // "You are offline"
 /// (failure.underlyingError as? URLError)?.code // .notConnectedToInternet
 /// ```
-public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError,
+    ExpressibleByStringLiteral
+{
     /// A human-readable description of the failure.
     public var message: String
     /// The error the failure came from, if it was created from one.
@@ -43,6 +45,9 @@ public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible, 
 
     /// The message.
     public var description: String { message }
+
+    /// The message, also as `localizedDescription` (rather than Foundation's "The operation could not be completed").
+    public var errorDescription: String? { message }
 
     /// Two failures are equal when their messages are.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.message == rhs.message }

@@ -51,12 +51,15 @@ extension RequestState {
         }
     }
 
-    /// A success with the value `body` returns, or a failure with the error it throws.
+    /// A success with the value `body` returns, or a failure with the error it throws. `body` runs on the caller's
+    /// actor, so a `@MainActor` model can call its own methods in it.
     ///
     /// ```swift
     /// state.users = await RequestState { try await api.users() }
     /// ```
-    public init(catching body: () async throws -> Value) async {
+    public init(
+        isolation: isolated (any Actor)? = #isolation, catching body: () async throws -> Value
+    ) async {
         do {
             self = .success(try await body())
         } catch {

@@ -85,7 +85,11 @@ extension EndpointLoading {
     }
 
     /// Observes `endpoint` for as long as `self` lives: shows activity while it loads, calls `onSuccess` with
-    /// each value and `onError` with each failure, on the main actor. Starts a load if there is no value yet.
+    /// each value and `onError` with each failure, on the main actor. Starts a load unless the value is fresh (see
+    /// `StatefulEndpoint.loadIfNeeded()`).
+    ///
+    /// The first call hands the endpoint's kept value, if any, even while it reloads or after a failed reload. A
+    /// failure there already is not presented: observing retries it at once, and the retry's outcome is.
     ///
     /// The observation is bound to `self` (see ``ObservationToken``): the endpoint keeps `onSuccess` and `onError`
     /// until `self` is deallocated, so capture `[weak self]` in them, or use the overload whose `onSuccess` takes
@@ -124,11 +128,16 @@ extension EndpointLoading {
             isShowingActivity = show
             if show { indicator?.startActivity() } else { indicator?.stopActivity() }
         }
+        // The first call hands the kept value even with a failure: a screen opened after a failed reload shows the
+        // last good value too.
+        var (kept, greeting) = (endpoint.value, true)
         // Ended by `cancel()` or, once `self` is gone, when the endpoint drops the observation: the activity stops.
         return endpoint.add(owner: self, loading: true, onEnd: { showActivity(false) }) { controller, state in
             showActivity(state.isLoading)
-            if let value = state.value { onSuccess(unsafeDowncast(controller, to: Self.self), value) }
-            guard let error = state.error.map({ $0.underlyingError ?? $0 }) else { return }
+            if let value = state.value ?? kept { onSuccess(unsafeDowncast(controller, to: Self.self), value) }
+            defer { (kept, greeting) = (nil, false) }
+            // A failure the first call shows is being retried already (observing reloads after one): not presented.
+            guard !greeting, let error = state.error.map({ $0.underlyingError ?? $0 }) else { return }
             if let onError { onError(error) } else { defaults.errorHandler(controller, error) }
         }
     }

@@ -32,8 +32,10 @@ public struct Effect<Action: Sendable>: Sendable {
     public static func cancel(id: some Hashable & Sendable) -> Self { Self(work: EffectWork(operation: nil, id: id)) }
 
     /// This effect under `id`: starting it cancels the effects running under `id` first, and ``cancel(id:)`` stops it.
+    /// `.none` and a `.cancel(id:)` are returned as they are.
     public func cancellable(id: some Hashable & Sendable) -> Self {
-        Self(work: EffectWork(operation: work?.operation, id: id))
+        guard let operation = work?.operation else { return self }  // `.none` and `.cancel(id:)` stay what they are
+        return Self(work: EffectWork(operation: operation, id: id))
     }
 }
 

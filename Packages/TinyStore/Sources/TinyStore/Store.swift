@@ -95,9 +95,11 @@ public final class Store<F: Feature>: Observable {
         }
         current = newState
         changes.changed()  // after the change: observers told of it read the new state
+        // Started before observers hear of the change: an action one sends starts its effect after this one's (and
+        // its `.cancel(id:)` reaches it), in the order the actions were sent.
+        let task = F.effect(for: action, state: newState).work.map { start($0, of: action, catch: handler) }
         if hasObservers { deliver(newState) }
-        guard let work = F.effect(for: action, state: newState).work else { return StoreTask(task: nil) }  // `.none`
-        return start(work, of: action, catch: handler)
+        return task ?? StoreTask(task: nil)
     }
 
     /// Hands `state` to the observers registered now from `first` on (all, or a new one for its first call), in order.

@@ -109,6 +109,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     }
 
     /// Waits for the next action an effect sends back, asserts it equals `expected`, and asserts its state change.
+    /// It fails at once when no effect is running to send one.
     ///
     /// ```swift
     /// await store.receive(.setRandomNumber(42)) { $0.count = 42 }
@@ -190,10 +191,12 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         _ description: String, timeout: Duration?, _ update: ((inout F.State) throws -> Void)?,
         mismatch: (F.Action) -> String?
     ) async {
-        if let timeout = await wait(timeout, until: { !received.isEmpty }) {
+        // No effect running, none can send one: fail at once rather than at the timeout.
+        let timedOut = await wait(timeout, until: { !received.isEmpty || runningActions.isEmpty })
+        guard !received.isEmpty else {
+            let why = timedOut.map { "no action arrived within \($0)" } ?? "no effect is running to send one"
             let running = runningActions.isEmpty ? "" : " Effects still running, started by:"
-            let message = "Expected to receive \(description), but no action arrived within \(timeout).\(running)"
-            return Self.report(message, runningActions, at: site)
+            return Self.report("Expected to receive \(description), but \(why).\(running)", runningActions, at: site)
         }
         let (action, actual) = received.removeFirst()
         if let message = mismatch(action) { reportFailure(message, at: site) }

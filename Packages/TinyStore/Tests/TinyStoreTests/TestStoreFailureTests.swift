@@ -185,13 +185,14 @@ final class IssueMessages: @unchecked Sendable {
     @Test func receiveTimesOut() async throws {
         let issues = IssueMessages()
         await withKnownIssue {
-            let store = TestStore<Counter>()
-            await store.receive(.setRandomNumber(1), timeout: .milliseconds(20))
+            let store = TestStore<LabFeature>()
+            await store.send(.waitForever)  // an effect that sends nothing within the timeout
+            await store.receive(.finishedWaiting, timeout: .milliseconds(20))
         } matching: {
             issues.record($0)
         }
-        #expect(issues.all.count == 1)
-        #expect(try #require(issues.all.first).contains("no action arrived within"))
+        #expect(issues.all.count == 2)  // and the effect still running when the store goes
+        #expect(try #require(issues.all.first).contains("no action arrived within 0.02 seconds."))
     }
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)

@@ -140,8 +140,9 @@ import Testing
     @Test func anInvalidRequestOfACancelledTaskIsInvalid() async throws {
         let mock = MockTransport()
         mock.register(.get, "/users", .json("[]"))
-        var evil = try request(.get, "https://h/users")
-        evil.setHeader("X-Evil", "a\r\nX-Injected: 1")
+        var injected = try request(.get, "https://h/users")
+        injected.setHeader("X-Evil", "a\r\nX-Injected: 1")
+        let evil = injected  // a constant: the tasks below capture it
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await mock.send(evil)

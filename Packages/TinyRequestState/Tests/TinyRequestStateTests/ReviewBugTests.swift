@@ -3,7 +3,7 @@ import Testing
 import TinyRequestState
 
 /// Bugs found in review, recorded as known issues until they are fixed.
-@Suite struct ReviewBugTests {
+@Suite(.timeLimit(.minutes(1))) struct ReviewBugTests {
     /// `RequestError` is "a message to show", but it is not a `LocalizedError`: its `localizedDescription` (what
     /// tinyAPI's reducers, `TinyAPIError(_:)` and the standard UIKit error alert show) is Foundation's generic
     /// "The operation could not be completed. (TinyRequestState.RequestError error 1.)", not the message.

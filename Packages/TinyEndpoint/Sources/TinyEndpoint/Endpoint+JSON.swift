@@ -65,8 +65,8 @@ extension Endpoint where A == Void {
     /// ```
     ///
     /// A body that cannot be encoded is kept as ``requestError`` and thrown when the endpoint is loaded, before
-    /// anything is sent (never a request without its body). A `nil` body sends no body and no `Content-Type` (not
-    /// `null`), as the decoding initialiser does. A `Data` or `String` body is sent as it is, not encoded:
+    /// anything is sent (never a request without its body). No body (the default, or an optional that is `nil`)
+    /// sends no body and no `Content-Type` (not `null`), as the decoding initialiser does. A `Data` or `String` body is sent as it is, not encoded:
     /// `Data` with `Content-Type: application/octet-stream`, `String` as UTF-8 with `text/plain; charset=utf-8`,
     /// unless `headers` name another. Any accepted status code succeeds, 204 and empty bodies included.
     ///
@@ -75,14 +75,15 @@ extension Endpoint where A == Void {
     ///   - url: The URL; `query` is appended to its own query items.
     ///   - accept: The `Accept` header; JSON by default.
     ///   - body: The value sent as the JSON body (with `Content-Type: application/json`); `Data` or `String` as it
-    ///     is.
+    ///     is; none by default.
     ///   - headers: More headers; a `Content-Type` here wins.
     ///   - expectedStatusCode: Which status codes are accepted; 200–299 by default.
     ///   - timeOutInterval: The request's timeout in seconds.
     ///   - query: Query items appended to the URL, sorted by name.
     ///   - encoder: The encoder for the body.
     public init<B: Encodable>(
-        json method: HTTPMethod, url: URL, accept: ContentType? = .json, body: B?, headers: [String: String] = [:],
+        json method: HTTPMethod, url: URL, accept: ContentType? = .json, body: B? = Data?.none,
+        headers: [String: String] = [:],
         expectedStatusCode: @escaping @Sendable (Int) -> Bool = expected200to300, timeOutInterval: TimeInterval = 10,
         query: [String: String] = [:], encoder: JSONEncoder = JSONEncoder()
     ) {

@@ -57,10 +57,11 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
         }
     }
 
-    /// `url` as given, unless it holds a secret (a password, a secret query parameter): then redacted. Text that does
-    /// not parse as a URL is shown only when it cannot hold either (no `@`, no `?`).
+    /// `url` as given, unless it holds a secret (a password or user-name token, a secret query parameter, a
+    /// fragment): then redacted. Text that does not parse as a URL is shown only when it cannot hold one (no `@`,
+    /// `?` or `#`).
     static func shown(_ url: String) -> String {
-        guard let parsed = URL(string: url) else { return url.contains("@") || url.contains("?") ? "***" : url }
+        guard let parsed = URL(string: url) else { return url.contains(where: "@?#".contains) ? "***" : url }
         let redacted = HTTPRedaction.default.redacted(url: parsed)
         return redacted == parsed.absoluteString ? url : redacted
     }

@@ -51,8 +51,15 @@ extension URLSession {
     public func dataTask<A>(
         endpoint: Endpoint<A>, completionHandler: @escaping @Sendable (Result<A, any Error>) -> Void
     ) -> URLSessionDataTask {
-        makeDataTask(for: endpoint.request, refusal: endpoint.requestError) { result in
-            completionHandler(result.flatMap { endpoint.result(data: $0, response: $1) })
+        #if canImport(FoundationNetworking)
+            // A session without a delegate sends through its twin, whose queue is TinyKit's: back to this one's.
+            let queue = delegate == nil ? delegateQueue : nil
+        #else
+            let queue: OperationQueue? = nil
+        #endif
+        return makeDataTask(for: endpoint.request, refusal: endpoint.requestError) { result in
+            let finish = { @Sendable in completionHandler(result.flatMap { endpoint.result(data: $0, response: $1) }) }
+            if let queue { queue.addOperation(finish) } else { finish() }
         }
     }
 }

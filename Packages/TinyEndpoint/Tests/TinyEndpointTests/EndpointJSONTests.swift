@@ -109,6 +109,7 @@ import TinyHTTPTransport
         for request in [
             Endpoint<User>(json: .post, url: try apiURL(), body: User?.none).request,
             Endpoint<()>(json: .put, url: try apiURL(), body: update).request,
+            Endpoint<()>(json: .delete, url: try apiURL()).request,  // no body at all
         ] {
             #expect(request.httpBody == nil)
             #expect(request.value(forHTTPHeaderField: "Content-Type") == nil)

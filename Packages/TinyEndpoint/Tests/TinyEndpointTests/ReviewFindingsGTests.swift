@@ -39,6 +39,8 @@ import TinyHTTPTransport
     @Test func anUnparseableURLThatCouldHoldASecretIsNotPrinted() {
         let refused = EndpointError.invalidURL("https://ada:s3cret@[::1/v1?api_key=k3y", reason: "no host")
         #expect(!refused.description.contains("s3cret") && !refused.description.contains("k3y"), "\(refused)")
+        let fragment = EndpointError.invalidURL("https://[::1/cb#access_token=t0ken", reason: "no host")
+        #expect(!fragment.description.contains("t0ken"), "\(fragment)")
         let plain = EndpointError.invalidURL("not a url", reason: "no scheme")
         #expect(plain.description.contains("not a url"))
     }

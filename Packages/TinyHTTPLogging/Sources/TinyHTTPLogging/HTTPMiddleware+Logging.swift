@@ -37,12 +37,14 @@
             .metrics(clock: clock) { request in
                 let body = request.httpBody ?? Data()
                 let exchange = redaction.summary(of: request)
-                let size = request.httpBodyStream == nil ? "\(body.count) bytes" : "a body stream"
-                logger.log(level: level, "→ \(exchange) (\(size))")
+                let stream = request.httpBodyStream != nil
+                logger.log(level: level, "→ \(exchange) (\(stream ? "a body stream" : "\(body.count) bytes"))")
                 // `trace` evaluates its metadata only when the logger's level is `trace`.
                 logger.trace(
                     "→ \(exchange) headers and body",
-                    metadata: details(request.allHTTPHeaderFields ?? [:], body, redaction))
+                    metadata: details(
+                        request.allHTTPHeaderFields ?? [:],
+                        stream ? "(a body stream)" : HTTPRedaction.preview(of: body, limit: 1000), redaction))
             } finished: { metrics in
                 let exchange = redaction.summary(of: metrics.request)
                 let elapsed = "\(Int((metrics.duration / .milliseconds(1)).rounded())) ms"
@@ -51,7 +53,8 @@
                     logger.log(level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")
                     logger.trace(
                         "← \(response.statusCode) \(exchange) headers and body",
-                        metadata: details(response.allHeaderFields, body, redaction))
+                        metadata: details(
+                            response.allHeaderFields, HTTPRedaction.preview(of: body, limit: 1000), redaction))
                 case .failure(let error):
                     // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
                     // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
@@ -76,13 +79,13 @@
     }
 
     /// The trace lines' metadata: the headers (a request's or a response's) with their secrets redacted, and the body.
-    private func details(_ headers: [AnyHashable: Any], _ body: Data, _ redaction: HTTPRedaction) -> Logger.Metadata {
+    private func details(_ headers: [AnyHashable: Any], _ body: String, _ redaction: HTTPRedaction) -> Logger.Metadata {
         let fields = headers.reduce(into: [String: String]()) {
             $0[String(describing: $1.key)] = String(describing: $1.value)
         }
         return [
             "headers": .dictionary(redaction.redacted(headers: fields).mapValues { .string($0) }),
-            "body": .string(HTTPRedaction.preview(of: body, limit: 1000)),
+            "body": .string(body),
         ]
     }
 #else

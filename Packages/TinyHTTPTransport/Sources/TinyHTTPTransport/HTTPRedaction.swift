@@ -12,8 +12,8 @@ import Foundation
 /// // ["Authorization": "***", "Accept": "application/json"]
 /// ```
 ///
-/// Names are compared case-insensitively. The names of ``default`` are secret in every redaction, like the password of
-/// a URL.
+/// Names are compared case-insensitively. The names of ``default`` are secret in every redaction, like a URL's
+/// password (or its user name, when that is a token).
 public struct HTTPRedaction: Hashable, Sendable {
     /// The secret header names, lower-cased.
     private(set) var headers: Set<String>

@@ -125,10 +125,10 @@ public final class MockTransport: HTTPTransport, Sendable {
         _ response: MockResponse, _ more: MockResponse...
     ) {
         // A query written in the path (`"/search?q=swift"`) is matched as `query` is.
-        let written = URLComponents(string: path)
+        let (pathOnly, written) = (path.prefix { $0 != "?" }, URLComponents(string: String(path.drop { $0 != "?" })))
         let items = (written?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
         let route = Route(
-            method: method, path: Self.segments(of: written?.percentEncodedPath ?? path),
+            method: method, path: Self.segments(of: String(pathOnly)),
             query: query.merging(items) { given, _ in given }, delay: delay, responses: [response] + more)
         state.withLock { $0.routes.append(route) }
     }
@@ -155,13 +155,16 @@ public final class MockTransport: HTTPTransport, Sendable {
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
             var path = try MockFiles.segments(ofPercentEncoded: components?.percentEncodedPath ?? url.path)
             if path.starts(with: basePath) { path.removeFirst(basePath.count) }
-            let route = bestRoute(method: method, path: path, query: components?.queryItems ?? [])
-            // Without a route, a missing file fails at once; a route's answer is taken after the delay, so that a
-            // request cancelled while it waits uses none up.
-            let file = try route == nil ? fileResponse(method: method, path: path) : nil
-            try await wait(route?.delay ?? delay, for: request)
-            // Without a route, `file` is there already: the last fallback never reads it again.
-            switch try route.map({ answer(of: $0.index) }) ?? file ?? fileResponse(method: method, path: path) {
+            // Answers are taken in the order requests arrive, whatever their delays.
+            let route = nextRouteAnswer(method: method, path: path, query: components?.queryItems ?? [])
+            let response = try route?.response ?? fileResponse(method: method, path: path)
+            do {
+                try await wait(route?.delay ?? delay, for: request)
+            } catch let error as CancellationError {
+                if let route { giveBack(route) }  // a request cancelled while it waits uses up no answer
+                throw error
+            }
+            switch response {
             case .failure(let error):
                 throw error
             case .status(let status, let headers, let body):
@@ -193,28 +196,31 @@ public final class MockTransport: HTTPTransport, Sendable {
         if let timeout, delay > timeout { throw URLError(.timedOut) }
     }
 
-    /// The index and delay of the best matching route; `nil` when no route matches.
-    private func bestRoute(
+    /// The answer of the best matching route, advancing its sequence, with its delay and where it was taken from
+    /// (the route's index: routes are only ever added, and the call it answers); `nil` when no route matches.
+    private func nextRouteAnswer(
         method: HTTPMethod, path: [String], query: [URLQueryItem]
-    ) -> (index: Int, delay: Duration?)? {
+    ) -> (index: Int, call: Int, response: MockResponse, delay: Duration?)? {
         state.withLock { state in
-            // The matching route naming the most query items; among those, the one registered last.
+            // The matching route naming the most query items; among those, the one registered last. A bare `?flag`
+            // is the empty value.
             let best = state.routes.indices.filter { index in
                 let route = state.routes[index]
                 return route.method == method && route.path == path
-                    && route.query.allSatisfy { name, value in query.contains { $0.name == name && $0.value == value } }
+                    && route.query.allSatisfy { name, value in
+                        query.contains { $0.name == name && ($0.value ?? "") == value }
+                    }
             }.max { (state.routes[$0].query.count, $0) < (state.routes[$1].query.count, $1) }
-            return best.map { ($0, state.routes[$0].delay) }
+            guard let best else { return nil }
+            let route = state.routes[best]
+            state.routes[best].calls += 1
+            return (best, route.calls, route.responses[min(route.calls, route.responses.count - 1)], route.delay)
         }
     }
 
-    /// The next answer of the route at `index` (routes are only ever added), advancing its sequence.
-    private func answer(of index: Int) -> MockResponse {
-        state.withLock { state in
-            let route = state.routes[index]
-            state.routes[index].calls += 1
-            return route.responses[min(route.calls, route.responses.count - 1)]
-        }
+    /// Gives back the answer of a cancelled request, unless a later request took the next one already.
+    private func giveBack(_ taken: (index: Int, call: Int, response: MockResponse, delay: Duration?)) {
+        state.withLock { if $0.routes[taken.index].calls == taken.call + 1 { $0.routes[taken.index].calls -= 1 } }
     }
 
     /// The mock file's contents as a 200 response.

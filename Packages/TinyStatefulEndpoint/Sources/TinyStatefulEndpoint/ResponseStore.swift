@@ -30,9 +30,9 @@ public protocol ResponseStore: Sendable {
 /// - A missing, corrupt or undecodable file is ignored and its reason goes to `log`; nothing throws.
 /// - A response marked `Cache-Control: no-store` is never written, nor one that varies with request headers (`Vary`,
 ///   other than `Accept-Encoding`), and neither is the response to a request that carries `Authorization`, `Cookie`
-///   or a password in its URL unless `storesCredentialedRequests` is set: private data stays off the disk unless you
-///   say otherwise. (A credential the transport adds later, such as the authorization
-///   middleware's, is not seen here: give such an API a store per signed-in user, or none.)
+///   or credentials in its URL (a password, or a user name as a token) unless `storesCredentialedRequests` is set:
+///   private data stays off the disk unless you say otherwise. (A credential the transport adds later, such as the
+///   authorization middleware's, is not seen here: give such an API a store per signed-in user, or none.)
 public struct FileResponseStore: ResponseStore {
     let directory: URL
     let storesCredentialedRequests: Bool
@@ -93,7 +93,7 @@ public struct FileResponseStore: ResponseStore {
             $0.trimmingCharacters(in: .whitespaces).lowercased() != "accept-encoding"
         }
         let hasCredentials =
-            request.url?.password != nil
+            request.url?.user != nil  // a password, or a user name that is a token (`https://TOKEN@…`)
             || ["Authorization", "Cookie"].contains { request.value(forHTTPHeaderField: $0) != nil }
         guard let (key, file) = location(of: request), !cacheControl.contains("no-store"), !varies,
             storesCredentialedRequests || !hasCredentials

@@ -23,8 +23,6 @@ import Testing
         await store.save(Data("private repositories".utf8), response, for: request)
 
         let restored = await store.restore(for: request) { body, _ in String(decoding: body, as: UTF8.self) }
-        withKnownIssue("a response to https://TOKEN@host is stored as if uncredentialed") {
-            #expect(restored == nil)
-        }
+        #expect(restored == nil)
     }
 }

@@ -19,7 +19,7 @@ import TinyStore
 /// when the test store is released), when an effect is still running at
 /// ``finish(timeout:fileID:filePath:line:column:)`` or when the test store is released without it ("An effect
 /// returned for this action is still running", at the line that sent the action), when `receive` waits past its
-/// timeout, or when a reducer or an effect throws. Effects run for real: inject their dependencies (for example
+/// timeout (or is called with no effect running: it fails at once), or when a reducer or an effect throws. Effects run for real: inject their dependencies (for example
 /// through a generic parameter of the feature) to make them deterministic. `receive` and `finish` wait without
 /// polling: the store wakes them when an effect ends.
 ///
@@ -134,6 +134,7 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     }
 
     /// Waits for the next action an effect sends back, asserts `isMatching` accepts it, and asserts its state change.
+    /// It fails at once when no effect is running to send one.
     ///
     /// For actions that are not `Equatable`:
     ///

@@ -4,6 +4,10 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Bugs found by the endpoint hunt, recorded as known issues until they are fixed.
 @Suite(.timeLimit(.minutes(1))) struct HuntTests {
     func response(contentType: String) throws -> HTTPURLResponse {
@@ -88,4 +92,52 @@ import TinyHTTPTransport
             }
         }
     #endif
+    #if canImport(FoundationNetworking) && canImport(Glibc)
+        /// `timeOutInterval` is "the request's timeout in seconds", but FoundationNetworking truncates it to whole
+        /// seconds and the send path passes it on as it is: a request with a 0.5 s timeout fails as `timedOut` at once
+        /// (in a few milliseconds), before anything could answer; 1.5 s acts as 1 s. A server that never answers: a
+        /// socket listening on 127.0.0.1 that never accepts (the connection completes in its backlog).
+        @Test func aSubSecondTimeoutWaitsThatLong() async throws {
+            let listener = try SilentListener()
+            defer { close(listener.socket) }
+            let url = try requireURL("http://127.0.0.1:\(listener.port)/slow")
+            let start = ContinuousClock.now
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await URLSessionTransport.shared.load(Endpoint<()>(.get, url: url, timeOutInterval: 0.5))
+            }
+            let waited = ContinuousClock.now - start
+            #expect(error.code == .timedOut)
+            withKnownIssue("on Linux, a timeOutInterval under 1 s times out at once (truncated to whole seconds)") {
+                #expect(waited >= .milliseconds(400), "timed out after \(waited)")
+            }
+        }
+    #endif
 }
+
+#if canImport(Glibc)
+    /// A TCP socket listening on 127.0.0.1 (a port of the system's choosing) that never accepts a connection.
+    private struct SilentListener {
+        let socket: Int32
+        let port: Int
+
+        init() throws {
+            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let socket = socket
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                    bind(socket, address, length) == 0 && listen(socket, 16) == 0
+                        && getsockname(socket, address, &length) == 0
+                }
+            }
+            guard bound else {
+                close(socket)
+                throw TestSupportError()
+            }
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
+    }
+#endif

@@ -200,8 +200,11 @@ extension JSONDecoder {
         }
         let quotes = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\""))
         let charset = named.map { $0[1].trimmingCharacters(in: quotes) } ?? response?.textEncodingName ?? "utf-8"
-        let encoding = textEncodings[charset.lowercased()]
-        guard let text = encoding.flatMap({ String(data: data, encoding: $0) }) else {
+        let name = charset.lowercased()
+        let encoding = textEncodings[name]
+        // Whole code units only: Foundation drops a UTF-16 or UTF-32 body's odd bytes without a word.
+        let unit = name.hasPrefix("utf-16") ? 2 : name.hasPrefix("utf-32") ? 4 : 1
+        guard data.count % unit == 0, let text = encoding.flatMap({ String(data: data, encoding: $0) }) else {
             let reason =
                 encoding == nil ? "the charset \"\(charset)\" is not supported" : "the body is not \(charset) text"
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: reason))
@@ -216,8 +219,8 @@ extension JSONDecoder {
         return value.withUTF8 { bytes in
             var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
             var start = bytes.startIndex
-            while start < end, bytes[start] == UInt8(ascii: " ") { start += 1 }
-            while end > start, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }  // spaces and tabs
+            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
             // ASCII case-insensitively: `| 0x20` lower-cases letters and keeps `/`, `+` and digits.
             func endsWith(_ suffix: StaticString, whole: Bool = false) -> Bool {
                 let count = suffix.utf8CodeUnitCount
@@ -234,7 +237,7 @@ extension JSONDecoder {
         "utf-8": .utf8, "utf8": .utf8, "us-ascii": .ascii, "ascii": .ascii, "iso-8859-1": .isoLatin1,
         "latin1": .isoLatin1, "iso-8859-2": .isoLatin2, "windows-1252": .windowsCP1252, "utf-16": .utf16,
         "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian, "utf-32": .utf32,
-        "utf-32le": .utf32LittleEndian, "utf-32be": .utf32BigEndian, "shift_jis": .shiftJIS, "euc-jp": .japaneseEUC,
+        "utf-32le": .utf32LittleEndian, "utf-32be": .utf32BigEndian, "shift_jis": .shiftJIS,
     ]
 }
 

@@ -113,6 +113,11 @@ extension URLSession: HTTPTransport {
             }
             completion(.success((data, http)))
         }
+        #if canImport(FoundationNetworking)
+            // libcurl counts whole seconds (0.5 s would time out at once): rounded up, a timeout never comes early.
+            var request = request
+            if request.timeoutInterval.rounded(.up) != request.timeoutInterval { request.timeoutInterval.round(.up) }
+        #endif
         let task: URLSessionDataTask
         if let limit, let delegate {
             task = session.dataTask(with: request)

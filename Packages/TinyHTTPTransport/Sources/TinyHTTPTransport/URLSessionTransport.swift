@@ -21,6 +21,8 @@ import Foundation
 ///   with ``HTTPTransportError/Code/other`` and the response, as soon as its `Content-Length` or the bytes received
 ///   so far say so: the body is never held whole. (A session given to ``init(session:maximumResponseBodySize:)`` with
 ///   a delegate of its own, or without one on Apple platforms, reads bodies whole, without the limit.)
+/// - On Linux a `timeoutInterval` with a fraction of a second is rounded up to whole seconds: libcurl counts whole
+///   seconds, and would time out a 0.5 s request at once.
 /// - Requests that `URLRequest.validate()` refuses (no URL, a method or header name that is not an HTTP token, a
 ///   header value with a control character) fail before anything is sent.
 /// - A `401` carrying `WWW-Authenticate` arrives promptly as a `401` response on Linux too. FoundationNetworking

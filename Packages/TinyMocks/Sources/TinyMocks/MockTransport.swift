@@ -21,7 +21,7 @@ import Foundation
 ///
 /// The answer comes after the route's delay, or the mock's `delay`, waited on its `clock`; a delay longer than the
 /// request's `timeoutInterval` fails as `timedOut` once that has passed, as on a live transport, and a cancelled
-/// request uses up no answer of its route. Failures are thrown as
+/// request uses up no answer of its route. An answer to `HEAD`, and a `204` or `304`, has no body, as on the wire. Failures are thrown as
 /// `HTTPTransportError`, as from a live transport: a ``MockError`` as its `underlyingError` (code
 /// `invalidRequest` for ``MockError/unsafePath(path:reason:)``, `other` for the rest), and cancelling the
 /// awaiting task, also during a delay, as code `cancelled` (with `URLError.cancelled`, as from `URLSession`).
@@ -173,7 +173,8 @@ public final class MockTransport: HTTPTransport, Sendable {
                     throw HTTPTransportError(
                         .other, request: request, message: "cannot make a response with status \(status)")
                 }
-                return (body, http)
+                // As on the wire: no body for `HEAD`, `204` and `304`.
+                return (request.method == .head || [204, 304].contains(status) ? Data() : body, http)
             }
         } catch {
             // As a live transport throws it (`URLSessionTransport`'s mapping), an unsafe path as `invalidRequest`.

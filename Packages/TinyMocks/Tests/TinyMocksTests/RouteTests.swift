@@ -223,4 +223,14 @@ import TinyHTTPTransport
         let error = try #require(await transportError(MockTransport(), request))
         #expect(error.code == .invalidRequest)
     }
+
+    /// As on the wire (and from `URLSession`): a `HEAD`, a `204` and a `304` come without the body a route gives.
+    @Test(arguments: [(HTTPMethod.head, 200), (.get, 204), (.get, 304), (.get, 200)])
+    func noBodyWhereHTTPHasNone(method: HTTPMethod, status: Int) async throws {
+        let mock = MockTransport()
+        mock.register(method, "/item", .text("body", status: status))
+        let (body, response) = try await mock.send(request(method, "https://h/item"))
+        #expect(response.statusCode == status)
+        #expect(body == (method == .get && status == 200 ? Data("body".utf8) : Data()))
+    }
 }

@@ -32,7 +32,8 @@ public protocol ResponseStore: Sendable {
 ///   other than `Accept-Encoding`), and neither is the response to a request that carries `Authorization`, `Cookie`
 ///   or credentials in its URL (a password, or a user name as a token) unless `storesCredentialedRequests` is set:
 ///   private data stays off the disk unless you say otherwise. (A credential the transport adds later, such as the
-///   authorization middleware's, is not seen here: give such an API a store per signed-in user, or none.)
+///   authorization middleware's, is not seen here: give such an API a store per signed-in user, or none.) A
+///   response's `Set-Cookie` is never written.
 public struct FileResponseStore: ResponseStore {
     let directory: URL
     let storesCredentialedRequests: Bool
@@ -100,7 +101,9 @@ public struct FileResponseStore: ResponseStore {
         else { return }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let record = Record(key: key, status: response.statusCode, headers: response.fields, body: body)
+            // Without `Set-Cookie`: a session cookie has no business in a file (nothing restored applies it anyway).
+            let headers = response.fields.filter { $0.key.lowercased() != "set-cookie" }
+            let record = Record(key: key, status: response.statusCode, headers: headers, body: body)
             try JSONEncoder().encode(record).write(to: file, options: .atomic)
         } catch {
             log(

@@ -41,6 +41,18 @@ import Testing
         #expect(restored == (allowed ? "v1" : nil))
     }
 
+    /// A session cookie stays off the disk: the response is kept without its `Set-Cookie`.
+    @Test func setCookieIsNotWritten() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory)
+        let headers = ["Set-Cookie": "session=s3cret", "ETag": #""v1""#]
+        #expect(try await saveAndRestore("v1", headers: headers, for: request(), in: store) == "v1")
+        let file = try String(contentsOf: try #require(store.location(of: request())).file, encoding: .utf8)
+        #expect(!file.contains("s3cret") && file.contains("v1"), "\(file)")
+        let kept = await store.restore(for: request()) { _, response in response.allHeaderFields.count }
+        #expect(kept == 1)  // the ETag
+    }
+
     @Test func theMethodIsPartOfTheKey() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = FileResponseStore(directory: directory)

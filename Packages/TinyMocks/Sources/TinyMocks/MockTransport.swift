@@ -57,7 +57,7 @@ public final class MockTransport: HTTPTransport, Sendable {
         /// The route as `"GET /users"` or `"GET /search?q=swift"`.
         var label: String {
             let query = query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-            return "\(method) /\(path.joined(separator: "/"))" + (query.isEmpty ? "" : "?" + query)
+            return "\(method) \(MockTransport.path(of: path))" + (query.isEmpty ? "" : "?" + query)
         }
     }
 
@@ -153,7 +153,8 @@ public final class MockTransport: HTTPTransport, Sendable {
             guard let url = request.url else { throw HTTPTransportError(.invalidRequest, request: request) }
             let method = request.method
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-            var path = try MockFiles.segments(ofPercentEncoded: components?.percentEncodedPath ?? url.path)
+            // Decoded, or as written where that is not UTF-8 (`%E9`): as `register` keeps a route's path.
+            var path = Self.segments(of: components?.percentEncodedPath ?? url.path)
             if path.starts(with: basePath) { path.removeFirst(basePath.count) }
             // Answers are taken in the order requests arrive, whatever their delays.
             let route = nextRouteAnswer(method: method, path: path, query: components?.queryItems ?? [])
@@ -224,9 +225,14 @@ public final class MockTransport: HTTPTransport, Sendable {
         state.withLock { if $0.routes[taken.index].calls == taken.call + 1 { $0.routes[taken.index].calls -= 1 } }
     }
 
+    /// Decoded segments as a path for messages, a `/` inside a segment written `%2F`.
+    static func path(of segments: [String]) -> String {
+        "/" + segments.map { $0.replacingOccurrences(of: "/", with: "%2F") }.joined(separator: "/")
+    }
+
     /// The mock file's contents as a 200 response.
     private func fileResponse(method: HTTPMethod, path segments: [String]) throws -> MockResponse {
-        let path = "/" + segments.joined(separator: "/")
+        let path = Self.path(of: segments)
         // `name` is `nil` when the mock has no files. `routes` (a listing made under the lock) is read only for the
         // error message, never on the answered path.
         let name = files == nil ? nil : try MockFiles.fileName(for: method, segments: segments, path: path)

@@ -4,8 +4,8 @@ import Testing
 
 @testable import TinyMocks
 
-/// Review findings: each test shows a behaviour that contradicts the documentation or `URLSessionTransport`, wrapped in
-/// `withKnownIssue` until it is fixed.
+/// Review findings: each test showed a behaviour that contradicted the documentation or `URLSessionTransport` (a
+/// known issue until it was fixed).
 @Suite(.timeLimit(.minutes(1))) struct ReviewBugTests {
     /// A clock whose first sleep lasts until its task is cancelled (after yielding to ``started``) and whose later
     /// sleeps return at once.
@@ -127,10 +127,8 @@ import Testing
         let mock = MockTransport()
         mock.register(.get, "/legacy/jos%E9", .status(200))
         let legacy = try request(.get, "https://h/legacy/jos%E9")
-        await withKnownIssue("a route with non-UTF-8 percent-encoding is registered but can never match") {
-            let (_, response) = try await mock.send(legacy)
-            #expect(response.statusCode == 200)
-        }
+        let (_, response) = try await mock.send(legacy)
+        #expect(response.statusCode == 200)
     }
 
     /// `MockTransport.swift` `send(_:)`: `Task.checkCancellation()` runs before `request.validate()`, so an invalid
@@ -170,8 +168,6 @@ import Testing
             Issue.record("expected noMock, got \(String(describing: error))")
             return
         }
-        withKnownIssue("route labels and noMock paths print a decoded %2F as a path separator") {
-            #expect(routes != ["GET \(path)"])
-        }
+        #expect(routes != ["GET \(path)"])
     }
 }

@@ -68,7 +68,10 @@ public final class Store<F: Feature>: Observable {
 
     deinit {
         for effect in effects { effect.task.cancel() }
-        for observer in observers { observer.callback?.onEnd?() }
+        let ended = observers.compactMap(\.callback)
+        for observer in ended { observer.onEnd?() }
+        // Their callbacks go with the store, as an ended observation's do: on the main actor, right after this.
+        Task { @MainActor in for observer in ended { observer.cancel() } }
     }
 
     /// Applies `action` with the reducer, then starts its effect.

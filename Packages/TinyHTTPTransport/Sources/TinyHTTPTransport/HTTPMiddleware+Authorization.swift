@@ -26,6 +26,8 @@ extension HTTPMiddleware {
     ///   through this very transport cannot wait on its own refresh. Refreshing with a transport of its own
     ///   (without this middleware) is the clearer shape.
     /// - A request that already has the header is sent as it is, and its `401` returned as it is.
+    /// - A request with an `httpBodyStream` is not sent again (the first send read the stream): its `401` is returned,
+    ///   after the credential was refreshed for the next requests.
     ///
     /// Keep one middleware (one transport) per provider: refreshes are coordinated within one middleware.
     ///
@@ -55,6 +57,7 @@ extension HTTPMiddleware {
                     .unacceptableStatus(401), request: authorized, response: response, body: body,
                     underlyingError: error, message: "refreshing the refused credential failed")
             }
+            guard request.httpBodyStream == nil else { return (body, response) }  // read by the first send
             let (retriedBody, retriedResponse) = try await next.send(authorized)
             guard retriedResponse.statusCode == 401 else { return (retriedBody, retriedResponse) }
             throw HTTPTransportError(

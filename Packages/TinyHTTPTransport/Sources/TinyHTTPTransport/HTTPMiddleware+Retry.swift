@@ -16,6 +16,8 @@ extension HTTPMiddleware {
     ///   thrown with ``HTTPTransportError/attempts`` set (a retryable `URLError` becomes one). Errors that are
     ///   neither pass through unchanged, unretried. The count travels in the error, never on the side.
     /// - Cancelling the awaiting task during a wait ends it at once with ``HTTPTransportError/Code/cancelled``.
+    /// - A request with an `httpBodyStream` is sent once: the first send reads the stream, so another would send an
+    ///   empty body.
     ///
     /// - Parameters:
     ///   - policy: How many attempts, which requests and failures, how long to wait.
@@ -24,7 +26,9 @@ extension HTTPMiddleware {
         -> HTTPMiddleware
     {
         HTTPMiddleware { request, next in
-            let maxAttempts = policy.retryableMethods.contains(request.method) ? max(policy.maxAttempts, 1) : 1
+            // A body stream is read by the first send: another would send it empty.
+            let retries = policy.retryableMethods.contains(request.method) && request.httpBodyStream == nil
+            let maxAttempts = retries ? max(policy.maxAttempts, 1) : 1
             var attempt = 1
             var sends = 0  // the request's sends so far: a failure of an inner retry says how many it made
             do {

@@ -8,13 +8,21 @@ extension HTTPURLResponse {
         return .seconds(min(max(date.timeIntervalSince(httpDate(in: "Date") ?? now), 0), 1e15))
     }
 
-    /// The date in header `field`, an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form HTTP dates are sent in.
+    /// The date in header `field`: an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form HTTP dates are sent
+    /// in, or one of the two obsolete forms recipients must read too (RFC 9110 §5.6.7): RFC 850's
+    /// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime's (`Sun Nov  6 08:49:37 1994`).
     private func httpDate(in field: String) -> Date? {
-        guard let text = value(forHTTPHeaderField: field) else { return nil }
+        guard let text = value(forHTTPHeaderField: field)?.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        else {
+            return nil
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.date(from: text.trimmingCharacters(in: .whitespaces))
+        let forms = ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"]
+        return forms.lazy.compactMap { form in
+            formatter.dateFormat = form
+            return formatter.date(from: text)
+        }.first
     }
 }

@@ -16,8 +16,8 @@ import Foundation
 /// - Only ``retryableMethods`` are retried (the idempotent ones by default: a `POST` may have had an effect), and
 ///   only after a ``retryableStatuses`` response or a failure whose `URLError` code is one of
 ///   ``retryableErrorCodes`` (refused, connection lost, no network, a timeout, an empty or broken reply, a failed
-///   TLS handshake, by default). A failure without a `URLError` (AsyncHTTPClient's) is retried when its code is
-///   `cannotConnect` or `timedOut`. Cancellation, invalid requests and any error that is not an
+///   TLS handshake, by default). A failure without a `URLError` (AsyncHTTPClient's) counts as `cannotConnectToHost`
+///   when its code is `cannotConnect`, as `timedOut` when it is `timedOut`. Cancellation, invalid requests and any error that is not an
 ///   ``HTTPTransportError`` or a `URLError` (a decoding failure, say) are never retried.
 public struct RetryPolicy: Sendable {
     /// How many times a request is sent at most, the first time included (`1`: never retried).
@@ -69,15 +69,20 @@ public struct RetryPolicy: Sendable {
         let exponent = Double(min(max(attempt - 1, 0), 62))
         let delay = min(max(baseDelay / .seconds(1), 0) * pow(2, exponent), max(maxDelay / .seconds(1), 0))
         let fraction = jitter.isNaN ? 0 : min(max(jitter, 0), 1)  // NaN would pass `min`/`max` and trap below
-        return .seconds(min(delay * (1 - fraction * min(max(random(), 0), 1)), 1e15))
+        let random = random()
+        return .seconds(min(delay * (1 - fraction * (random.isNaN ? 0 : min(max(random, 0), 1))), 1e15))
     }
 
-    /// Whether a failure can be retried: its `URLError` code is one of ``retryableErrorCodes``; without a `URLError`,
-    /// its code is `cannotConnect` or `timedOut`. Never a cancelled or invalid request.
+    /// Whether a failure can be retried: its `URLError` code (without one, the code its own stands for) is one of
+    /// ``retryableErrorCodes``. Never a cancelled or invalid request.
     func isRetryable(_ error: HTTPTransportError) -> Bool {
         guard error.code != .cancelled, error.code != .invalidRequest else { return false }
-        let urlErrorCode = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:))
-        return urlErrorCode.map(retryableErrorCodes.contains) ?? [.cannotConnect, .timedOut].contains(error.code)
+        // Without a `URLError` (AsyncHTTPClient's failures), the code stands for its `URLError`.
+        let stand: [HTTPTransportError.Code: URLError.Code] = [
+            .cannotConnect: .cannotConnectToHost, .timedOut: .timedOut,
+        ]
+        let urlErrorCode = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:)) ?? stand[error.code]
+        return urlErrorCode.map(retryableErrorCodes.contains) ?? false
     }
 
     /// The wait a response's `Retry-After` asks for: its number of seconds, or its HTTP date minus the response's
@@ -85,7 +90,7 @@ public struct RetryPolicy: Sendable {
     static func retryAfter(of response: HTTPURLResponse, now: Date = Date()) -> Duration? {
         let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
         if let value, !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
-            return .seconds(Int64(value) ?? .max)  // more seconds than an Int64 holds: beyond any cap
+            return .seconds(min(Int64(value) ?? .max, 1_000_000_000_000_000))  // as dates: a clock traps near Int64.max
         }
         return response.duration(untilDateIn: "Retry-After", now: now)
     }

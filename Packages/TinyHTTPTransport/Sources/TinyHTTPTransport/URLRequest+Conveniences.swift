@@ -25,10 +25,7 @@ extension URLRequest {
     public mutating func setHeader(_ name: String, _ value: String) {
         // Through the whole dictionary, which keeps values as given; on Linux it is also several times cheaper than
         // `setValue(_:forHTTPHeaderField:)`, which capitalises the name and searches the fields again.
-        var fields = allHTTPHeaderFields ?? [:]
-        if let same = fields.keys.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
-            fields[same] = nil
-        }
+        var fields = (allHTTPHeaderFields ?? [:]).filter { $0.key.caseInsensitiveCompare(name) != .orderedSame }
         fields[name] = value
         allHTTPHeaderFields = fields
     }

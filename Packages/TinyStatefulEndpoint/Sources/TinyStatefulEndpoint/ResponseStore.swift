@@ -1,5 +1,5 @@
 import Foundation
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 /// Where a ``StatefulEndpoint`` keeps its last good response across launches, so a screen can show the last data at
 /// once, offline too, while it revalidates. ``FileResponseStore`` keeps them in files.
@@ -30,8 +30,10 @@ public protocol ResponseStore: Sendable {
 /// - A missing, corrupt or undecodable file is ignored and its reason goes to `log`; nothing throws.
 /// - A response marked `Cache-Control: no-store` is never written, nor one that varies with request headers (`Vary`,
 ///   other than `Accept-Encoding`), and neither is the response to a request that carries `Authorization`, `Cookie`
-///   or credentials in its URL (a password, or a user name as a token) unless `storesCredentialedRequests` is set:
-///   private data stays off the disk unless you say otherwise. (A credential the transport adds later, such as the
+///   or credentials in its URL (a password, a user name as a token, a secret query parameter of
+///   `HTTPRedaction.default`) unless `storesCredentialedRequests` is set: private data stays off the disk unless you
+///   say otherwise. Stored, such a response is kept per credential (their hash is part of its key, the credentials
+///   themselves are not written), so one user's answer is never restored for another. (A credential the transport adds later, such as the
 ///   authorization middleware's, is not seen here: give such an API a store per signed-in user, or none.) A
 ///   response's `Set-Cookie` is never written.
 public struct FileResponseStore: ResponseStore {
@@ -65,7 +67,7 @@ public struct FileResponseStore: ResponseStore {
     public func restore<Value>(
         for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
     ) async -> Value? {
-        guard let (key, file) = location(of: request), FileManager.default.fileExists(atPath: file.path) else {
+        guard let (key, file, _) = location(of: request), FileManager.default.fileExists(atPath: file.path) else {
             return nil
         }
         do {
@@ -93,11 +95,8 @@ public struct FileResponseStore: ResponseStore {
         let varies = (response.value(forHTTPHeaderField: "Vary") ?? "").split(separator: ",").contains {
             $0.trimmingCharacters(in: .whitespaces).lowercased() != "accept-encoding"
         }
-        let hasCredentials =
-            request.url?.user != nil  // a password, or a user name that is a token (`https://TOKEN@…`)
-            || ["Authorization", "Cookie"].contains { request.value(forHTTPHeaderField: $0) != nil }
-        guard let (key, file) = location(of: request), !cacheControl.contains("no-store"), !varies,
-            storesCredentialedRequests || !hasCredentials
+        guard let (key, file, credentialed) = location(of: request), !cacheControl.contains("no-store"), !varies,
+            storesCredentialedRequests || !credentialed
         else { return }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -112,14 +111,25 @@ public struct FileResponseStore: ResponseStore {
         }
     }
 
-    /// The key of `request` (method, URL, and the hash of its body, if any: two searches `POST`ed to one URL are two
-    /// answers) and the file it is kept in, named by the key's hash (64-bit FNV-1a).
-    func location(of request: URLRequest) -> (key: String, file: URL)? {
-        guard let url = request.url?.absoluteString else { return nil }
+    /// The key of `request`, the file it is kept in (named by the key's hash, 64-bit FNV-1a), and whether the request
+    /// carries credentials: `Authorization`, `Cookie`, or a secret in its URL (a password, a user name as a token, a
+    /// secret query parameter of `HTTPRedaction.default`).
+    ///
+    /// The key is the method, the redacted URL, and hashes: of the body (two searches `POST`ed to one URL are two
+    /// answers) and of the credentials (one user's answer is never another's, and no secret is written).
+    func location(of request: URLRequest) -> (key: String, file: URL, credentialed: Bool)? {
+        guard let url = request.url else { return nil }
         func hash(_ bytes: some Sequence<UInt8>) -> String {
             String(bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }, radix: 16)
         }
-        let key = "\(request.httpMethod ?? "GET") \(url)" + (request.httpBody.map { " body \(hash($0))" } ?? "")
-        return (key, directory.appendingPathComponent(hash(key.utf8) + ".json"))
+        let (shown, sent) = (HTTPRedaction.default.redacted(url: url), url.absoluteString.prefix { $0 != "#" })
+        let credentials =
+            [shown == sent ? nil : url.absoluteString]
+            + ["Authorization", "Cookie"].map { request.value(forHTTPHeaderField: $0) }
+        let secrets = credentials.compactMap { $0 }.joined(separator: "\n")
+        let key =
+            "\(request.httpMethod ?? "GET") \(shown)" + (request.httpBody.map { " body \(hash($0))" } ?? "")
+            + (secrets.isEmpty ? "" : " credentials \(hash(secrets.utf8))")
+        return (key, directory.appendingPathComponent(hash(key.utf8) + ".json"), !secrets.isEmpty)
     }
 }

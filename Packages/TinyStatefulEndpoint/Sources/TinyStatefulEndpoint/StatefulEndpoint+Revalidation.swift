@@ -63,14 +63,16 @@ extension Endpoint where A: Sendable {
 
 extension HTTPURLResponse {
     /// How long this response says it stays fresh: `.zero` for `Cache-Control: no-cache` or `no-store` (always
-    /// revalidate: a value kept in memory is a stored copy too), its
+    /// revalidate: a value kept in memory is a stored copy too) and for a `max-age` that is not a number, its
     /// `max-age` less its `Age`, else the time to its `Expires` (`.zero` when that is not a date); `nil` when it says
     /// nothing.
     var freshnessLifetime: Duration? {
         let directives = (value(forHTTPHeaderField: "Cache-Control") ?? "").lowercased()
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if directives.contains("no-cache") || directives.contains("no-store") { return .zero }
-        if let maxAge = directives.lazy.compactMap({ $0.hasPrefix("max-age=") ? Int64($0.dropFirst(8)) : nil }).first {
+        if let directive = directives.first(where: { $0.hasPrefix("max-age=") }) {
+            // Quoted too (RFC 9111 §5.2); one that is not a number is stale (§4.2.1), as an `Expires` that is not a date.
+            guard let maxAge = Int64(directive.dropFirst(8).trimmingCharacters(in: ["\""])) else { return .zero }
             let age = value(forHTTPHeaderField: "Age").flatMap { Int64($0) } ?? 0
             return .seconds(max(max(maxAge, 0) - max(age, 0), 0))  // negative values are no ages: no overflow
         }

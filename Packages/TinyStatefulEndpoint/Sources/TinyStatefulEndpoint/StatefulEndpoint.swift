@@ -93,9 +93,9 @@ import TinyRequestState
     ///     loads again; `nil`, the default, keeps a value until ``load()`` or ``clear()``.
     ///     Without it, the response's `Cache-Control` or `Expires` decides.
     ///   - store: Where the last good response is kept across launches; `nil`, the default, keeps it in memory only.
-    ///   - cancelsUnobservedLoadAfter: When set, a load in flight is cancelled once this long has passed since its
-    ///     last observer went away (checked at that interval), and the state goes back to the last value (or
-    ///     `.idle`). `nil`, the default, lets every load finish: a shared endpoint's next screen, or a prefetch with
+    ///   - cancelsUnobservedLoadAfter: When set, a load in flight is cancelled once at least this long (at most twice
+    ///     this: it is checked at that interval) has passed since its last observer went away, and the state goes
+    ///     back to the last value (or `.idle`). `nil`, the default, lets every load finish: a shared endpoint's next screen, or a prefetch with
     ///     no observer at all, gets the answer.
     ///   - clock: The clock `maximumAge` and the grace period are measured on; inject one in tests.
     public nonisolated init(
@@ -157,10 +157,16 @@ import TinyRequestState
         observedWhileLoading = observers.contains { $0.owner != nil }
         publish(.loading)
         guard let grace = unobservedLoadGracePeriod else { return }
-        // Checks every `grace` while this load runs, and cancels it once observers were there and none is left.
+        // Checks every `grace` while this load runs, and cancels it once observers were there and none is left at two
+        // checks in a row: gone for at least `grace` (at most twice that).
         Task { [weak self, clock] in
+            var wasGone = false
             while (try? await clock.sleep(for: grace)) != nil, let self, self.task == task {
-                guard observedWhileLoading, observers.allSatisfy({ $0.owner == nil }) else { continue }
+                let gone = observedWhileLoading && observers.allSatisfy { $0.owner == nil }
+                guard gone, wasGone else {
+                    wasGone = gone
+                    continue
+                }
                 task.cancel()
                 self.task = nil
                 publish(kept.map { .success($0.value) } ?? .idle)

@@ -86,10 +86,8 @@ final class DeadlineClock: Clock, Sendable {
         clock.advance(by: .seconds(1))  // 10 s: the check runs, one second after the screen went
         await clock.waitForSleeps(2)  // the check ran and sleeps again
 
-        withKnownIssue("an unobserved load is cancelled at the next periodic check, not a grace period later") {
-            #expect(!load.isCancelled)
-            #expect(endpoint.state == .loading)
-        }
+        #expect(!load.isCancelled)
+        #expect(endpoint.state == .loading)
         transport.release()
         await load.value
         clock.advance(by: .seconds(100))  // lets the grace period's loop end
@@ -108,10 +106,8 @@ final class DeadlineClock: Clock, Sendable {
         endpoint.loadIfNeeded()
         await endpoint.task?.value
 
-        withKnownIssue("a quoted (or invalid) Cache-Control max-age is ignored: the value stays fresh forever") {
-            #expect(mock.requests.count == 2)
-            #expect(endpoint.state == .success("v2"))
-        }
+        #expect(mock.requests.count == 2)
+        #expect(endpoint.state == .success("v2"))
     }
 
     /// With `storesCredentialedRequests: true` a response to `Authorization: Bearer alice` is written under a key of
@@ -134,9 +130,7 @@ final class DeadlineClock: Clock, Sendable {
         #expect(await store.restore(for: alice, text) == "alice's account")
 
         let restoredForBob = await store.restore(for: bob, text)
-        withKnownIssue("FileResponseStore keys ignore Authorization: one user's answer is restored for another") {
-            #expect(restoredForBob == nil)
-        }
+        #expect(restoredForBob == nil)
     }
 
     /// The file of a response, read back as text.
@@ -157,10 +151,8 @@ final class DeadlineClock: Clock, Sendable {
         await store.save(Data("private".utf8), response, for: URLRequest(url: url))
 
         let files = Self.storedFiles(in: directory)
-        withKnownIssue("FileResponseStore writes responses to requests with a secret query token, token included") {
-            #expect(!files.contains("SECRET-TOKEN"))
-            #expect(!files.contains(Data("private".utf8).base64EncodedString()))
-        }
+        #expect(!files.contains("SECRET-TOKEN"))
+        #expect(!files.contains(Data("private".utf8).base64EncodedString()))
     }
 
     /// `Set-Cookie` is a secret by `HTTPRedaction.default` ("private data stays off the disk"), yet a response that
@@ -177,8 +169,6 @@ final class DeadlineClock: Clock, Sendable {
         let files = Self.storedFiles(in: directory)
         #expect(files.contains(Data("news".utf8).base64EncodedString()))  // stored: no credential in the request
 
-        withKnownIssue("FileResponseStore writes a response's Set-Cookie (a session secret) to disk") {
-            #expect(!files.contains("SECRET-SESSION"))
-        }
+        #expect(!files.contains("SECRET-SESSION"))
     }
 }

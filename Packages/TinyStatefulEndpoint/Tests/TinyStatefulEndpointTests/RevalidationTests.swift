@@ -253,8 +253,11 @@ import TinyRequestState
             await clock.waitForSleeps(2)
             #expect(!load.isCancelled)
             owner = nil  // the screen goes away
-            clock.open()  // two seconds later, nobody observes it
+            clock.open()  // at the next check, nobody observes it: gone for up to two seconds only
             await clock.waitForSleeps(3)
+            #expect(!load.isCancelled)
+            clock.open()  // two seconds later, still nobody
+            await clock.waitForSleeps(4)
             #expect(load.isCancelled)
             #expect(endpoint.state == .idle)
         } else {
@@ -287,8 +290,11 @@ import TinyRequestState
         await transport.waitForCalls(2)
         await clock.waitForSleeps(2)
         owner = nil  // the screen goes away while the reload runs
-        clock.open()  // two seconds later, nobody observes it
-        await clock.waitForSleeps(3)  // the check cancelled the reload before sleeping again
+        clock.open()  // at the next check nobody observes it; two seconds later still nobody
+        await clock.waitForSleeps(3)
+        #expect(!reload.isCancelled)
+        clock.open()
+        await clock.waitForSleeps(4)  // the check cancelled the reload before sleeping again
 
         #expect(reload.isCancelled)
         #expect(endpoint.state == .success("v1"))  // the kept value again, not a failure nor `.idle`

@@ -91,8 +91,10 @@ final class GatedRestoreStore: ResponseStore {
         #expect(endpoint.state == .success("stored"))
         owner = nil
         await clock.waitForSleeps(1)
-        clock.open()  // two seconds later, nobody observes it
-        await clock.waitForSleeps(2)  // the check ran and sleeps again
+        clock.open()  // at the next check nobody observes it; two seconds later still nobody
+        await clock.waitForSleeps(2)
+        clock.open()
+        await clock.waitForSleeps(3)  // the check ran and sleeps again
 
         #expect(load.isCancelled)
         transport.release()

@@ -26,7 +26,9 @@ import TinyRequestState
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("not a directory".utf8).write(to: directory)  // so the store cannot create its directory
         let log = Locked([String]())
-        let store = FileResponseStore(directory: directory) { message in log.withLock { $0.append(message) } }
+        let store = FileResponseStore(directory: directory, storesCredentialedRequests: true) { message in
+            log.withLock { $0.append(message) }
+        }
         let url = try #require(URL(string: "https://example.com/text?api_key=SECRET-KEY"))
 
         await store.save(Data("v1".utf8), try response(url), for: URLRequest(url: url))

@@ -33,30 +33,18 @@ import Testing
         }
     }
 
-    /// `MockTransport.swift` `register`: a route's path now goes through `URLComponents(string:)`, which reads
-    /// `//users/42` as host `users` and path `/42`; the doc says empty segments do not matter (they did before).
-    @Test func aRoutePathWithAnEmptyLeadingSegmentStillMatches() async throws {
+    /// `MockTransport.swift` `register`: route paths that `URLComponents(string:)` misreads match as written, and a
+    /// query written in one matches the same request: `//users/42` (read as host `users`; the doc says empty
+    /// segments do not matter), `users:search` (read as scheme `users`: Google-style custom methods) and `?flag`
+    /// (stored as `flag = ""`, while a request's `?flag` has the value `nil`).
+    @Test(arguments: [
+        (HTTPMethod.get, "//users/42", "/users/42"), (.post, "users:search", "/users:search"),
+        (.get, "/search?flag", "/search?flag"),
+    ])
+    func aRoutePathMatchesAsWritten(method: HTTPMethod, route: String, path: String) async throws {
         let mock = MockTransport()
-        mock.register(.get, "//users/42", .status(204))
-        let status = try await mock.send(request(.get, "https://h/users/42")).1.statusCode
-        #expect(status == 204)
-    }
-
-    /// `MockTransport.swift` `register`: a route path without a leading `/` whose first segment holds a colon
-    /// (`users:search`, Google-style custom methods) is now read as a URL scheme, so the route matches `/search`.
-    @Test func aRoutePathWithAColonInItsFirstSegmentStillMatches() async throws {
-        let mock = MockTransport()
-        mock.register(.post, "users:search", .status(204))
-        let status = try await mock.send(request(.post, "https://h/users:search")).1.statusCode
-        #expect(status == 204)
-    }
-
-    /// `MockTransport.swift` `register`: a valueless query item written in the path (`?flag`) is stored as
-    /// `flag = ""`, but a request's `?flag` has the value `nil`, so the route never matches the same request.
-    @Test func aValuelessQueryItemWrittenInARoutePathMatchesTheSameRequest() async throws {
-        let mock = MockTransport()
-        mock.register(.get, "/search?flag", .status(204))
-        let status = try await mock.send(request(.get, "https://h/search?flag")).1.statusCode
+        mock.register(method, route, .status(204))
+        let status = try await mock.send(request(method, "https://h" + path)).1.statusCode
         #expect(status == 204)
     }
 

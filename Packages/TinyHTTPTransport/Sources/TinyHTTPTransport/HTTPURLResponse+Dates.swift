@@ -19,10 +19,13 @@ extension HTTPURLResponse {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
+        // A two-digit year is within 50 years of now (RFC 9110 §5.6.7).
+        formatter.twoDigitStartDate = Date().addingTimeInterval(-50 * 365.25 * 86_400)
         let forms = ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"]
         return forms.lazy.compactMap { form in
             formatter.dateFormat = form
-            return formatter.date(from: text)
+            // Exactly the form, not what the lenient formatter makes of a year of another length or a missing `GMT`.
+            return formatter.date(from: text).flatMap { formatter.string(from: $0) == text ? $0 : nil }
         }.first
     }
 }

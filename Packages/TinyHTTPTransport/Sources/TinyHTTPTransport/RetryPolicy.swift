@@ -90,7 +90,8 @@ public struct RetryPolicy: Sendable {
     static func retryAfter(of response: HTTPURLResponse, now: Date = Date()) -> Duration? {
         let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
         if let value, !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
-            return .seconds(min(Int64(value) ?? .max, 1_000_000_000_000_000))  // as dates: a clock traps near Int64.max
+            // At most 10^15 s, as a date's: a clock traps near Int64.max.
+            return .seconds(min(Int64(value) ?? .max, 1_000_000_000_000_000))
         }
         return response.duration(untilDateIn: "Retry-After", now: now)
     }

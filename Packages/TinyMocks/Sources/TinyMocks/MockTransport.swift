@@ -96,10 +96,10 @@ public final class MockTransport: HTTPTransport, Sendable {
         return MockTransport(files: files, basePath: segments, delay: delay, clock: clock, state: state)
     }
 
-    /// The decoded segments of a route's or base path's path, written as in a URL (`"/users/1"`, `"api/v4"`); as
-    /// written when it is not valid percent-encoding.
+    /// The decoded segments of a path written as in a URL (`"/users/1"`, `"api/v4"`); a segment that is not valid
+    /// percent-encoding of UTF-8 (`jos%E9`) as written.
     private static func segments(of pattern: String) -> [String] {
-        (try? MockFiles.segments(ofPercentEncoded: pattern)) ?? pattern.split(separator: "/").map(String.init)
+        pattern.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
     }
 
     /// Makes requests matching `method`, `path` and `query` answer `response`, then `more` on successive calls;

@@ -32,8 +32,9 @@ public protocol ResponseStore: Sendable {
 ///   other than `Accept-Encoding`), and neither is the response to a request that carries `Authorization`, `Cookie`
 ///   or credentials in its URL (a password, a user name as a token, a secret query parameter of
 ///   `HTTPRedaction.default`) unless `storesCredentialedRequests` is set: private data stays off the disk unless you
-///   say otherwise. Stored, such a response is kept per credential (their hash is part of its key, the credentials
-///   themselves are not written), so one user's answer is never restored for another. (A credential the transport adds later, such as the
+///   say otherwise. Stored, such a response is kept per credential (a 64-bit hash of them is part of its key, the
+///   credentials themselves are not written: a short password could be found from the hash, a token not), so one
+///   user's answer is never restored for another. (A credential the transport adds later, such as the
 ///   authorization middleware's, is not seen here: give such an API a store per signed-in user, or none.) A
 ///   response's `Set-Cookie` is never written.
 public struct FileResponseStore: ResponseStore {
@@ -45,7 +46,8 @@ public struct FileResponseStore: ResponseStore {
     ///
     /// - Parameters:
     ///   - directory: The directory of the files, for example in the caches directory.
-    ///   - storesCredentialedRequests: Whether responses to requests carrying `Authorization` or `Cookie` are kept.
+    ///   - storesCredentialedRequests: Whether responses to requests carrying credentials are kept: `Authorization`,
+    ///     `Cookie`, or a password, a user name as a token or a secret query parameter in the URL.
     ///   - log: Where the reasons for ignored files and failed writes go; standard error by default.
     public init(
         directory: URL, storesCredentialedRequests: Bool = false,
@@ -122,13 +124,17 @@ public struct FileResponseStore: ResponseStore {
         func hash(_ bytes: some Sequence<UInt8>) -> String {
             String(bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }, radix: 16)
         }
-        let (shown, sent) = (HTTPRedaction.default.redacted(url: url), url.absoluteString.prefix { $0 != "#" })
-        let credentials =
-            [shown == sent ? nil : url.absoluteString]
-            + ["Authorization", "Cookie"].map { request.value(forHTTPHeaderField: $0) }
-        let secrets = credentials.compactMap { $0 }.joined(separator: "\n")
-        let key =
-            "\(request.httpMethod ?? "GET") \(shown)" + (request.httpBody.map { " body \(hash($0))" } ?? "")
+        // The URL as sent (no fragment) through the same `URLComponents` as its redacted form: they differ by secrets.
+        var sent = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        sent?.percentEncodedFragment = nil
+        let shown = HTTPRedaction.default.redacted(url: url)
+        let headers = ["Authorization", "Cookie"].map { name in
+            request.value(forHTTPHeaderField: name).map { "\(name): \($0)" }
+        }
+        let secrets = ([sent?.string == shown ? nil : "URL: \(url.absoluteString)"] + headers).compactMap { $0 }
+            .joined(separator: "\n")
+        let key =  // `v2`: the files of the first key, the URL in clear and no credentials, are never read
+            "v2 \(request.httpMethod ?? "GET") \(shown)" + (request.httpBody.map { " body \(hash($0))" } ?? "")
             + (secrets.isEmpty ? "" : " credentials \(hash(secrets.utf8))")
         return (key, directory.appendingPathComponent(hash(key.utf8) + ".json"), !secrets.isEmpty)
     }

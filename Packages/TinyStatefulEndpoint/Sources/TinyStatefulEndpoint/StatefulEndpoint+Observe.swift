@@ -74,7 +74,7 @@ extension StatefulEndpoint {
         (observer.owner, observer.call, observer.onEnd) = (owner ?? token, call, onEnd)
         token.end = { observer.end() }  // strong: retaining a weakly referenced object takes a slow path
         observers.append(observer)
-        observedWhileLoading = true
+        (observedWhileLoading, joins) = (true, joins + 1)
         greetNewest()
         if loading { loadIfNeeded() }
         return token

@@ -71,8 +71,11 @@ extension HTTPURLResponse {
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if directives.contains("no-cache") || directives.contains("no-store") { return .zero }
         if let directive = directives.first(where: { $0.hasPrefix("max-age=") }) {
-            // Quoted too (RFC 9111 §5.2); one that is not a number is stale (§4.2.1), as an `Expires` that is not a date.
-            guard let maxAge = Int64(directive.dropFirst(8).trimmingCharacters(in: ["\""])) else { return .zero }
+            // Quoted too (RFC 9111 §5.2); one too large for an Int64 is 2^31 s (§1.2.2); one that is not a number is
+            // stale (§4.2.1), as an `Expires` that is not a date.
+            let text = directive.dropFirst(8).trimmingCharacters(in: ["\""])
+            let digits = !text.isEmpty && text.utf8.allSatisfy { (0x30...0x39).contains($0) }
+            guard let maxAge = Int64(text) ?? (digits ? 1 << 31 : nil) else { return .zero }
             let age = value(forHTTPHeaderField: "Age").flatMap { Int64($0) } ?? 0
             return .seconds(max(max(maxAge, 0) - max(age, 0), 0))  // negative values are no ages: no overflow
         }

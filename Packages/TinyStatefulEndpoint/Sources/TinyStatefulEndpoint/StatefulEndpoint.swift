@@ -63,6 +63,8 @@ import TinyRequestState
     /// `\.state`, made once: making a key path into a generic class costs microseconds.
     private lazy var stateKeyPath = \StatefulEndpoint.state
     var observers: [Observer] = []
+    /// How many observations were added so far: the grace period's checks tell by it whether one came and went.
+    var joins = 0
     /// Whether an observation was live during the load in flight: then its grace period applies. `load()` sets it from
     /// the observers then live, a new observation sets it.
     var observedWhileLoading = false
@@ -70,7 +72,7 @@ import TinyRequestState
     private var deliveries: [(state: RequestState<A>, observers: Range<Int>)] = []
 
     /// One observation: called with each state while its owner lives.
-    @MainActor final class Observer {
+    final class Observer {
         weak var owner: AnyObject?
         var call: @MainActor (AnyObject, RequestState<A>) -> Void = { _, _ in }
         /// Called once when the observation ends: cancelled, or dropped after its owner went.
@@ -158,13 +160,13 @@ import TinyRequestState
         publish(.loading)
         guard let grace = unobservedLoadGracePeriod else { return }
         // Checks every `grace` while this load runs, and cancels it once observers were there and none is left at two
-        // checks in a row: gone for at least `grace` (at most twice that).
+        // checks in a row with no observation added between them: gone for at least `grace` (at most twice that).
         Task { [weak self, clock] in
-            var wasGone = false
+            var goneAtJoins: Int?  // `joins` at the last check, when that found no observer
             while (try? await clock.sleep(for: grace)) != nil, let self, self.task == task {
                 let gone = observedWhileLoading && observers.allSatisfy { $0.owner == nil }
-                guard gone, wasGone else {
-                    wasGone = gone
+                guard gone, goneAtJoins == joins else {
+                    goneAtJoins = gone ? joins : nil
                     continue
                 }
                 task.cancel()
@@ -222,10 +224,5 @@ import TinyRequestState
         if let newest = observers.last, let owner = newest.owner { newest.call(owner, current) }
     }
 
-    deinit {
-        task?.cancel()
-        // Its observations end with it, their end hooks called (an activity indicator stops): on the main actor, right
-        // after this.
-        Task { @MainActor [observers] in for observer in observers { observer.end() } }
-    }
+    deinit { task?.cancel() }
 }

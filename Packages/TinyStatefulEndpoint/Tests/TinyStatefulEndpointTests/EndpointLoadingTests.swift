@@ -53,19 +53,6 @@ func unreachableMock() -> MockTransport {
         #expect(controller.hooks.errors.isEmpty)
     }
 
-    /// An endpoint released during a load ends its observations: the controller's activity stops.
-    @MainActor @Test func releasingTheEndpointDuringALoadStopsTheActivity() async {
-        let mock = MockTransport(delay: .seconds(30), clock: ContinuousClock())
-        mock.register(.get, "/text", .text("v1"))
-        let controller = TodosController(transport: mock)
-        var endpoint: StatefulEndpoint<String>? = StatefulEndpoint(endpoint: textEndpoint(), transport: mock)
-        controller.observe(endpoint: endpoint ?? StatefulEndpoint(endpoint: textEndpoint())) { _, _ in }
-        #expect(controller.hooks.indicator.events == ["start"])
-        endpoint = nil
-        await Task.yield()  // on the main actor right after the endpoint
-        #expect(controller.hooks.indicator.events == ["start", "stop"])
-    }
-
     @MainActor @Test func loadErrorsGoToTheDefaultErrorHandler() async {
         let controller = TodosController(transport: unreachableMock())
         await controller.load(endpoint: textEndpoint()) { controller.texts.append($0) }.value

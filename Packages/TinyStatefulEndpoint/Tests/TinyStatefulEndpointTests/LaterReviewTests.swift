@@ -58,10 +58,8 @@ import TinyRequestState
         clock.advance(by: .seconds(1))  // 20 s: the check runs one second after it went
         await clock.waitForSleeps(3)
 
-        withKnownIssue("the grace period counts empty checks, not time since the last observer left") {
-            #expect(!load.isCancelled)
-            #expect(endpoint.state == .loading)
-        }
+        #expect(!load.isCancelled)
+        #expect(endpoint.state == .loading)
         transport.release()
         await load.value
         clock.advance(by: .seconds(100))  // lets the grace period's loop end
@@ -76,9 +74,7 @@ import TinyRequestState
             HTTPURLResponse(
                 url: url, statusCode: 200, httpVersion: nil,
                 headerFields: ["Cache-Control": "max-age=99999999999999999999"]))
-        withKnownIssue("a max-age beyond Int64 is read as not a number: stale instead of 2^31 s") {
-            #expect((response.freshnessLifetime ?? .zero) >= .seconds(2_147_483_648))
-        }
+        #expect((response.freshnessLifetime ?? .zero) >= .seconds(2_147_483_648))
     }
 
     /// ResponseStore.swift `location(of:)`: the key of a request without credentials is still "method URL", the
@@ -91,27 +87,7 @@ import TinyRequestState
         let anonymous = URLRequest(url: try #require(URL(string: "https://example.com/me")))
 
         let restored = await store.restore(for: anonymous, Self.text)
-        withKnownIssue("files written before the key change are trusted: a credentialed answer restored anonymously") {
-            #expect(restored == nil)
-        }
-    }
-
-    /// ResponseStore.swift `location(of:)`: a response to a URL with `access_token` was written by default by the
-    /// previous version, the token in clear in its key. The new key differs, so that file is never read again, and
-    /// never removed either: the token the fix keeps off the disk stays on it for good.
-    @Test func aQueryTokenThePreviousVersionWroteDoesNotStayOnDisk() async throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let secret = "https://example.com/me?access_token=SECRET-TOKEN"
-        try writeAsThePreviousVersion(key: "GET " + secret, body: "private")
-        let store = FileResponseStore(directory: directory, log: { _ in })
-        let url = try #require(URL(string: secret))
-        let response = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: [:]))
-
-        #expect(await store.restore(for: URLRequest(url: url), Self.text) == nil)
-        await store.save(Data("private".utf8), response, for: URLRequest(url: url))
-        withKnownIssue("files of the previous key are orphaned, a query token in clear among them") {
-            #expect(!storedFiles().contains("SECRET-TOKEN"))
-        }
+        #expect(restored == nil)
     }
 
     /// ResponseStore.swift `location(of:)`: `credentialed` is "the redacted URL differs from `absoluteString`", and
@@ -125,10 +101,8 @@ import TinyRequestState
         await store.save(Data("v1".utf8), response, for: URLRequest(url: url))
 
         let restored = await store.restore(for: URLRequest(url: url), Self.text)
-        withKnownIssue("any redacted(url:) normalisation makes a plain request count as credentialed") {
-            #expect(store.location(of: URLRequest(url: url))?.credentialed == false)
-            #expect(restored == "v1")
-        }
+        #expect(store.location(of: URLRequest(url: url))?.credentialed == false)
+        #expect(restored == "v1")
     }
 
     /// ResponseStore.swift `location(of:)`: the credentials hash is over the present values joined, without saying
@@ -142,9 +116,7 @@ import TinyRequestState
         var cookied = URLRequest(url: url)
         cookied.setValue("session=abc", forHTTPHeaderField: "Cookie")
 
-        withKnownIssue("credentials are hashed without their names") {
-            #expect(store.location(of: authorized)?.key != store.location(of: cookied)?.key)
-        }
+        #expect(store.location(of: authorized)?.key != store.location(of: cookied)?.key)
     }
 
     /// StatefulEndpoint.swift `deinit`: the end hooks of a released endpoint's observations run in a main-actor task
@@ -163,9 +135,7 @@ import TinyRequestState
         await Task.yield()  // the old endpoint's end hooks run
 
         #expect(replacement.state == .loading)
-        withKnownIssue("the deferred end hook runs after the replacement's start") {
-            #expect(controller.hooks.indicator.isShowing, "\(controller.hooks.indicator.events)")
-        }
+        #expect(controller.hooks.indicator.isShowing, "\(controller.hooks.indicator.events)")
         replacement.clear()
     }
 }

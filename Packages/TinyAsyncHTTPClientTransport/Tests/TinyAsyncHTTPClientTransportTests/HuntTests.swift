@@ -1,0 +1,98 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+@_spi(TinyKit) import TinyHTTPTransport
+import TinyKitTestServer
+
+@testable import TinyAsyncHTTPClientTransport
+
+/// Bugs found by the AsyncHTTPClientTransport hunt, each a known issue until it is fixed.
+@Suite(.timeLimit(.minutes(1))) struct HuntTests {
+    /// A `304` is no redirect, whatever headers it carries: URLSession returns it (checked on Linux), AsyncHTTPClient
+    /// follows its `Location` (and fails with a redirect cycle when that is the request's own URL).
+    @Test func aNotModifiedResponseWithALocationIsReturnedNotFollowed() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route(
+            "GET /users/7", response: TestResponse(status: 304, headers: ["Location": "/echo/moved", "ETag": "\"1\""]))
+        await server.route("GET /self", response: TestResponse(status: 304, headers: ["Location": "/self"]))
+
+        await withKnownIssue("a 304 with a Location header is followed as a redirect") {
+            try await withClient { client in
+                let transport = AsyncHTTPClientTransport(client: client)
+                let (_, moved) = try await transport.send(URLRequest(url: server.url("/users/7")))
+                #expect(moved.statusCode == 304)
+                let (_, same) = try await transport.send(URLRequest(url: server.url("/self")))
+                #expect(same.statusCode == 304)
+            }
+        }
+    }
+
+    /// A body whose connection closes before its `Content-Length` is complete is "connection closed before the
+    /// response was complete" (`.cannotConnect`, the Getting Started table), as a reset mid-body already is, and so
+    /// retryable; it came as `.other`, "the reply is not valid HTTP".
+    @Test func aBodyCutOffByTheServerClosingIsCannotConnect() async throws {
+        let server = try RawSocketServer.start([
+            .send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nabc".utf8)),
+            .pause(0.2),
+        ])
+        defer { server.stop() }
+
+        try await withClient { client in
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await AsyncHTTPClientTransport(client: client).send(URLRequest(url: server.url("/cut")))
+            }
+            withKnownIssue("a body cut off by a close is .other, 'the reply is not valid HTTP'") {
+                #expect(error.code == .cannotConnect)
+                #expect(error.message?.contains("not valid HTTP") != true)
+            }
+        }
+    }
+
+    /// An empty body with `Content-Encoding: gzip` is common: the answer to `HEAD` for a resource served compressed,
+    /// a `304` of one, an empty `200`. URLSession returns them (checked on Linux); the response decompressor of
+    /// `.tinyKit` fails each as truncated gzip data (`.other`).
+    @Test(arguments: ["HEAD /packed", "GET /not-modified", "GET /empty"])
+    func anEmptyBodyMarkedGzipIsAnEmptyBody(_ route: String) async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET,HEAD /packed", response: .gzippedJSON(200, #"{"compressed":true}"#))
+        let gzip = ["Content-Encoding": "gzip", "ETag": "\"1\""]
+        await server.route("GET /not-modified", response: TestResponse(status: 304, headers: gzip))
+        await server.route("GET /empty", response: TestResponse(status: 200, headers: gzip))
+        let parts = route.split(separator: " ")
+        var request = URLRequest(url: server.url(String(parts[1])))
+        request.httpMethod = String(parts[0])
+
+        await withKnownIssue("an empty body with Content-Encoding: gzip fails as truncated data") {
+            try await withClient { client in
+                let (body, response) = try await AsyncHTTPClientTransport(client: client).send(request)
+                #expect(body.isEmpty)
+                #expect(response.value(forHTTPHeaderField: "Content-Encoding") == "gzip")
+            }
+        }
+    }
+
+    /// `maximumResponseBodySize` bounds the body after decompression (its documentation). Without a timeout
+    /// (`timeoutInterval` 0) the body is read by `HTTPClientResponse.Body.collect(upTo:)`, which first compares the
+    /// `Content-Length`, the compressed size, with the limit: a 2-byte body gzip-compressed to 25 bytes was refused
+    /// under a limit of 10 (with a timeout it is accepted).
+    @Test func withoutATimeoutTheLimitCountsDecompressedBytes() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await server.route("GET /tiny", response: .gzippedJSON(200, "{}"))
+        var request = URLRequest(url: server.url("/tiny"))
+
+        try await withClient { client in
+            let transport = AsyncHTTPClientTransport(client: client, maximumResponseBodySize: 10)
+            let (timed, _) = try await transport.send(request)
+            #expect(timed == Data("{}".utf8))
+
+            request.timeoutInterval = 0
+            await withKnownIssue("without a timeout the compressed Content-Length is checked against the limit") {
+                let (body, _) = try await transport.send(request)
+                #expect(body == Data("{}".utf8))
+            }
+        }
+    }
+}

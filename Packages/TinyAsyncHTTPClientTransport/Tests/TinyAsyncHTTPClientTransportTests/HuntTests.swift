@@ -95,4 +95,42 @@ import TinyKitTestServer
             }
         }
     }
+    /// A URL's port is not checked against 65535 by `URL` (`http://127.0.0.1:70000/` parses, port 70000), and
+    /// SwiftNIO converts an IP address's port with `in_port_t(port)`, which traps: the process crashes instead of
+    /// failing the request, URLSession fails it. A redirect's `Location` with such a port crashes it too, so any
+    /// server the process talks to can bring it down.
+    @Test func aPortOver65535FailsTheRequestInsteadOfCrashing() async {
+        await withKnownIssue("a port over 65535 traps in SwiftNIO (in_port_t(port))") {
+            await #expect(processExitsWith: .success) {
+                let url = URL(string: "http://127.0.0.1:70000/x") ?? URL(fileURLWithPath: "/")
+                _ = try? await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
+            }
+        }
+    }
+
+    @Test func aRedirectToAPortOver65535FailsTheRequestInsteadOfCrashing() async {
+        await withKnownIssue("a redirect to a port over 65535 traps in SwiftNIO (in_port_t(port))") {
+            await #expect(processExitsWith: .success) {
+                guard let server = try? await TestServer.start() else { return }
+                await server.route("GET /away", response: .redirect(to: "http://127.0.0.1:70000/x"))
+                _ = try? await AsyncHTTPClientTransport.shared.send(URLRequest(url: server.url("/away")))
+                await server.stopAndWait()
+            }
+        }
+    }
+    /// With a host name, the same port is cut to 16 bits instead: `localhost:<port + 65536>` reaches `<port>`.
+    /// URLSession refuses the URL (URLError -1000, `.invalidRequest`).
+    @Test func aPortOver65535ForAHostNameIsRefusedNotWrappedAround() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let url = try #require(URL(string: "http://localhost:\(Int(server.port) + 65_536)/echo"))
+
+        await withKnownIssue("a port over 65535 is cut to its low 16 bits and the request sent there") {
+            let error = try await #require(throws: HTTPTransportError.self) {
+                try await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
+            }
+            #expect(error.code == .invalidRequest)
+            #expect(server.requests.isEmpty)
+        }
+    }
 }

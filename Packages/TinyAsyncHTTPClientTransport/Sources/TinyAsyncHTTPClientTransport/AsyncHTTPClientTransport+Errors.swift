@@ -35,6 +35,8 @@
                 return (.cannotConnect, nil)
             case ChannelError.connectTimeout:
                 return (.timedOut, nil)
+            case HTTPParserError.invalidEOFState:  // the connection closed before the head or body was whole
+                return category(of: .remoteConnectionClosed)
             case is HTTPParserError:
                 return (.other, "the reply is not valid HTTP")
             case NIOHTTPDecompression.DecompressionError.limit:

@@ -33,6 +33,10 @@ import Foundation
 ///   platforms every challenge gets the default handling, so the `401` arrives with its body. Credentials from
 ///   `URLCredentialStorage` are not used on Linux: send an `Authorization` header instead.
 ///
+/// Known issue (FoundationNetworking, Linux): a server that closes the connection in the middle of the response head
+/// stops the process ("Transfer completed, but there's no response"), whatever sends through `URLSession`. Where a
+/// hostile server is possible (a server process calling others), prefer `AsyncHTTPClientTransport`.
+///
 /// To stub responses in tests, give it a configuration with your `URLProtocol` subclass:
 /// `configuration.protocolClasses = [MyStub.self]` (on Linux, `URLProtocol.registerClass` has no effect).
 public final class URLSessionTransport: HTTPTransport {

@@ -4,14 +4,15 @@ extension HTTPURLResponse {
     /// The time from this response's `Date` (else `now`) to the HTTP date in header `field` (`Retry-After`,
     /// `Expires`); `nil` when the header is missing or not an HTTP date. Never negative.
     @_spi(TinyKit) public func duration(untilDateIn field: String, now: Date = Date()) -> Duration? {
-        guard let date = httpDate(in: field) else { return nil }
-        return .seconds(min(max(date.timeIntervalSince(httpDate(in: "Date") ?? now), 0), 1e15))
+        guard let date = httpDate(in: field, now: now) else { return nil }
+        return .seconds(min(max(date.timeIntervalSince(httpDate(in: "Date", now: now) ?? now), 0), 1e15))
     }
 
     /// The date in header `field`: an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form HTTP dates are sent
     /// in, or one of the two obsolete forms recipients must read too (RFC 9110 §5.6.7): RFC 850's
-    /// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime's (`Sun Nov  6 08:49:37 1994`).
-    private func httpDate(in field: String) -> Date? {
+    /// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime's (`Sun Nov  6 08:49:37 1994`), a two-digit year within 50
+    /// years of `now`.
+    private func httpDate(in field: String, now: Date) -> Date? {
         guard let text = value(forHTTPHeaderField: field)?.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         else {
             return nil
@@ -20,12 +21,14 @@ extension HTTPURLResponse {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         // A two-digit year is within 50 years of now (RFC 9110 §5.6.7).
-        formatter.twoDigitStartDate = Date().addingTimeInterval(-50 * 365.25 * 86_400)
+        formatter.twoDigitStartDate = now.addingTimeInterval(-50 * 365.25 * 86_400)
         let forms = ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"]
         return forms.lazy.compactMap { form in
             formatter.dateFormat = form
-            // Exactly the form, not what the lenient formatter makes of a year of another length or a missing `GMT`.
-            return formatter.date(from: text).flatMap { formatter.string(from: $0) == text ? $0 : nil }
+            // An obsolete form exactly, not what the lenient formatter makes of a year of another length or a missing
+            // `GMT`; the IMF form as leniently as ever (`Thu, 1 Jan 2026 8:49:37 GMT`).
+            let date = formatter.date(from: text)
+            return form == forms[0] || date.map(formatter.string) == text ? date : nil
         }.first
     }
 }

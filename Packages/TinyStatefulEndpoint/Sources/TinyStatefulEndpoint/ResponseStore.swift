@@ -125,14 +125,13 @@ public struct FileResponseStore: ResponseStore {
             String(bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }, radix: 16)
         }
         // The URL as sent (no fragment) through the same `URLComponents` as its redacted form: they differ by secrets.
-        var sent = URLComponents(url: url, resolvingAgainstBaseURL: true)
-        sent?.percentEncodedFragment = nil
-        let shown = HTTPRedaction.default.redacted(url: url)
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        components?.percentEncodedFragment = nil
+        let (sent, shown) = (components?.string ?? url.absoluteString, HTTPRedaction.default.redacted(url: url))
         let headers = ["Authorization", "Cookie"].map { name in
             request.value(forHTTPHeaderField: name).map { "\(name): \($0)" }
         }
-        let secrets = ([sent?.string == shown ? nil : "URL: \(url.absoluteString)"] + headers).compactMap { $0 }
-            .joined(separator: "\n")
+        let secrets = ([sent == shown ? nil : "URL: \(sent)"] + headers).compactMap { $0 }.joined(separator: "\n")
         let key =  // `v2`: the files of the first key, the URL in clear and no credentials, are never read
             "v2 \(request.httpMethod ?? "GET") \(shown)" + (request.httpBody.map { " body \(hash($0))" } ?? "")
             + (secrets.isEmpty ? "" : " credentials \(hash(secrets.utf8))")

@@ -71,15 +71,19 @@ extension HTTPURLResponse {
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if directives.contains("no-cache") || directives.contains("no-store") { return .zero }
         if let directive = directives.first(where: { $0.hasPrefix("max-age=") }) {
-            // Quoted too (RFC 9111 §5.2); one too large for an Int64 is 2^31 s (§1.2.2); one that is not a number is
-            // stale (§4.2.1), as an `Expires` that is not a date.
-            let text = directive.dropFirst(8).trimmingCharacters(in: ["\""])
-            let digits = !text.isEmpty && text.utf8.allSatisfy { (0x30...0x39).contains($0) }
-            guard let maxAge = Int64(text) ?? (digits ? 1 << 31 : nil) else { return .zero }
-            let age = value(forHTTPHeaderField: "Age").flatMap { Int64($0) } ?? 0
-            return .seconds(max(max(maxAge, 0) - max(age, 0), 0))  // negative values are no ages: no overflow
+            // One that is not a number is stale (RFC 9111 §4.2.1), as an `Expires` that is not a date.
+            guard let maxAge = Self.deltaSeconds(directive.dropFirst(8)) else { return .zero }
+            return .seconds(max(maxAge - (value(forHTTPHeaderField: "Age").flatMap(Self.deltaSeconds) ?? 0), 0))
         }
         return value(forHTTPHeaderField: "Expires").map { _ in duration(untilDateIn: "Expires") ?? .zero }
+    }
+
+    /// A number of seconds as RFC 9111 §1.2.2 reads it: digits (quoted too, §5.2), 2^31 when too large for an Int64;
+    /// `nil` when it is not one.
+    static func deltaSeconds(_ text: some StringProtocol) -> Int64? {
+        let text = text.trimmingCharacters(in: ["\""])
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int64(text) ?? 1 << 31
     }
 
     /// The response a `304` confirmed, with the `304`'s header fields in place of its own (RFC 9111 §4.3.4): a new

@@ -72,7 +72,7 @@ import TinyRequestState
     private var deliveries: [(state: RequestState<A>, observers: Range<Int>)] = []
 
     /// One observation: called with each state while its owner lives.
-    final class Observer {
+    @MainActor final class Observer {
         weak var owner: AnyObject?
         var call: @MainActor (AnyObject, RequestState<A>) -> Void = { _, _ in }
         /// Called once when the observation ends: cancelled, or dropped after its owner went.
@@ -224,5 +224,10 @@ import TinyRequestState
         if let newest = observers.last, let owner = newest.owner { newest.call(owner, current) }
     }
 
-    deinit { task?.cancel() }
+    deinit {
+        task?.cancel()
+        // Its observations end with it, their end hooks called (an activity indicator stops): on the main actor right
+        // after this, since a `deinit` cannot run main-actor code.
+        Task { @MainActor [observers] in for observer in observers { observer.end() } }
+    }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@_spi(TinyKit) import TinyHTTPTransport
+
+@testable import TinyMocks
+
+/// Concurrency audit: interleavings the compiler cannot see (a known issue while the library has the bug).
+@Suite(.timeLimit(.minutes(1))) struct ConcurrencyAuditTests {
+    /// A clock whose first `blocking` sleeps last until their task is cancelled (each yielding to ``started`` when it
+    /// begins) and whose later sleeps return at once.
+    final class BlockingClock: Clock, Sendable {
+        typealias Instant = RecordingClock.Instant
+        private let blocking: Int
+        private let sleeps = Locked(0)
+        private let continuation: AsyncStream<Void>.Continuation
+        /// One element when each blocking sleep starts.
+        let started: AsyncStream<Void>
+
+        init(blocking: Int) {
+            self.blocking = blocking
+            (started, continuation) = AsyncStream.makeStream(of: Void.self)
+        }
+
+        var now: Instant { Instant(offset: .zero) }
+        var minimumResolution: Duration { .zero }
+
+        func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+            try Task.checkCancellation()
+            let number = sleeps.withLock { count in
+                count += 1
+                return count
+            }
+            guard number <= blocking else { return }
+            continuation.yield()
+            while true { try await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+
+    /// `MockTransport.swift` `send(_:)` / `giveBack(_:)`: an answer is taken under the lock (`nextRouteAnswer`) and given
+    /// back under another acquisition only if no later request took the next one meanwhile. Two requests waiting on
+    /// their delay, both cancelled, the earlier first: the earlier gives nothing back (a later one took the next
+    /// answer), the later gives back its own. Both used up no answer, yet the next request gets the second answer and
+    /// the first is never served. Cancelled in the other order, the next request gets the first answer.
+    @Test(arguments: [false, true]) func twoCancelledRequestsUseUpNoAnswerWhateverTheOrderOfTheirCancellations(
+        earlierFirst: Bool
+    ) async throws {
+        let clock = BlockingClock(blocking: 2)
+        let mock = MockTransport(clock: clock)
+        mock.register(.get, "/next", delay: .seconds(1), .text("first"), .text("second"), .text("third"))
+        let next = try request(.get, "https://h/next")
+        var started = clock.started.makeAsyncIterator()
+        let earlier = Task { try await mock.send(next) }
+        await started.next()  // took "first", waits
+        let later = Task { try await mock.send(next) }
+        await started.next()  // took "second", waits
+
+        for task in earlierFirst ? [earlier, later] : [later, earlier] {
+            task.cancel()
+            _ = await task.result
+        }
+        let (body, _) = try await mock.send(next)
+
+        withKnownIssue("the earlier request's answer is lost when it is cancelled first") {
+            #expect(String(decoding: body, as: UTF8.self) == "first")
+        } when: {
+            earlierFirst
+        }
+    }
+}

@@ -63,6 +63,10 @@ if [ -z "${SKIP_STANDALONE:-}" ]; then
     # the AsyncHTTPClient trait on: it compiles the trait-guarded target and the umbrella's re-export as a consumer
     # sees them (about 4 minutes).
     step bench-smoke scripts/bench.sh --smoke
+    # The examples on AsyncHTTPClientTransport (Examples/README.md: "they are tests too"): the root manifest with
+    # the AsyncHTTPClient trait, in a debug build folder of its own.
+    step examples-asynchttpclient swift test --traits AsyncHTTPClient --scratch-path .build-ahc \
+        --filter TinyKitExamplesTests
 fi
 
 echo

@@ -1,5 +1,5 @@
 import Foundation
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 import TinyKitDemoServer
 import TinyKitExampleCombinations
 
@@ -129,15 +129,28 @@ public enum ExamplesProgram {
     /// Runs one example with a time limit and turns its report or error into a row.
     static func runOne(_ example: any Example.Type, context: ExampleContext) async -> ExampleRow {
         let start = DispatchTime.now().uptimeNanoseconds
-        let outcome = await withTaskGroup(of: Result<ExampleReport, any Error>.self) { group in
-            group.addTask { await Result { try await example.run(context) } }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: exampleTimeoutSeconds * 1_000_000_000)
-                return .failure(ExampleTimeout())
+        // Whichever comes first, without waiting for the other: an example that ignores its cancellation (a
+        // completion handler's task) would otherwise hold the row until it ends by itself.
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<ExampleReport, any Error>, Never>) in
+            let pending = Locked(true)
+            let finish = { @Sendable (outcome: Result<ExampleReport, any Error>) in
+                let first = pending.withLock { pending in
+                    defer { pending = false }
+                    return pending
+                }
+                if first { continuation.resume(returning: outcome) }
             }
-            let first = await group.next() ?? .failure(ExampleTimeout())
-            group.cancelAll()
-            return first
+            let work = Task { await Result { try await example.run(context) } }
+            let timer = Task {
+                try? await Task.sleep(nanoseconds: exampleTimeoutSeconds * 1_000_000_000)
+                work.cancel()
+                finish(.failure(ExampleTimeout()))
+            }
+            Task {
+                finish(await work.value)
+                timer.cancel()
+            }
         }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
         let name = example.combination.description
@@ -174,7 +187,7 @@ public enum ExamplesProgram {
     }
 }
 
-/// An example that took longer than ``ExamplesProgram/exampleTimeout``.
+/// An example that took longer than ``ExamplesProgram/exampleTimeoutSeconds``.
 struct ExampleTimeout: Error, CustomStringConvertible {
     var description: String { "timed out after \(ExamplesProgram.exampleTimeoutSeconds) s" }
 }

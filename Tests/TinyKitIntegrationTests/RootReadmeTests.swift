@@ -95,6 +95,10 @@ struct UsersFeature: Feature {
                 loaded = everyone
                 break
             }
+            if case .failure(let error) = state {
+                print("failed: \(error)")
+                break
+            }
         }
         #expect(loaded == Self.people)
     }

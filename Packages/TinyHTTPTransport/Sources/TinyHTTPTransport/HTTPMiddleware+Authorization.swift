@@ -71,14 +71,19 @@ extension HTTPMiddleware {
 /// share its credential or its error, and a caller whose credential was already replaced gets the provider's
 /// current one without a refresh.
 private final class SingleFlightRefresher: Sendable {
-    /// The refresher whose refresh the current task runs: its requests pass through the middleware untouched.
-    @TaskLocal private static var refreshing: ObjectIdentifier?
+    /// The refresher and the number of the refresh the current task runs (or was started by): while that refresh
+    /// runs, its requests pass through the middleware untouched.
+    @TaskLocal private static var refreshing: (refresher: ObjectIdentifier, number: Int)?
 
     /// The refresh in flight, numbered: it forgets itself when it ends (a number tells it from a later one).
     private let inFlight = Locked<(number: Int, task: Task<String, any Error>?)>((0, nil))
 
-    /// Whether the current task runs this refresher's refresh (or was started by it).
-    var isRefreshingHere: Bool { Self.refreshing == ObjectIdentifier(self) }
+    /// Whether the current task runs this refresher's refresh in flight (or was started by it): a task the refresh
+    /// started that outlives it sends with a credential again.
+    var isRefreshingHere: Bool {
+        guard let (refresher, number) = Self.refreshing, refresher == ObjectIdentifier(self) else { return false }
+        return inFlight.withLock { $0.number == number && $0.task != nil }
+    }
 
     /// A credential newer than `rejected`: the provider's current one when it differs, else a refreshed one. The
     /// refresh in flight, if any, is joined; its error is thrown to every caller waiting on it. A caller whose task
@@ -91,7 +96,7 @@ private final class SingleFlightRefresher: Sendable {
                 inFlight.number += 1
                 let refresh = Task { [id = ObjectIdentifier(self), number = inFlight.number] in
                     defer { self.inFlight.withLock { if $0.number == number { $0.task = nil } } }
-                    return try await Self.$refreshing.withValue(id) {
+                    return try await Self.$refreshing.withValue((id, number)) {
                         if let current = try await provider.credential(), current != rejected { return current }
                         return try await provider.refreshCredential(rejected: rejected)
                     }

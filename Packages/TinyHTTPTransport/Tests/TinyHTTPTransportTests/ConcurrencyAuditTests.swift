@@ -56,9 +56,7 @@ import Testing
         let status = try await sync.value
 
         let profile = seen.all.first { $0.path == "/profile" }
-        withKnownIssue("the refresh's task-local is inherited by the sync task: no credential, 401 untouched") {
-            #expect(profile?.authorization == "Bearer 1")
-            #expect(status == 200)
-        }
+        #expect(profile?.authorization == "Bearer 1")
+        #expect(status == 200)
     }
 }

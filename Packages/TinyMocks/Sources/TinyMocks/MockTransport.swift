@@ -53,6 +53,8 @@ public final class MockTransport: HTTPTransport, Sendable {
         let delay: Duration?
         let responses: [MockResponse]
         var calls = 0
+        /// The calls whose answers cancelled requests gave back, served again first.
+        var returned: [Int] = []
 
         /// The route as `"GET /users"` or `"GET /search?q=swift"`.
         var label: String {
@@ -215,14 +217,19 @@ public final class MockTransport: HTTPTransport, Sendable {
             }.max { (state.routes[$0].query.count, $0) < (state.routes[$1].query.count, $1) }
             guard let best else { return nil }
             let route = state.routes[best]
-            state.routes[best].calls += 1
-            return (best, route.calls, route.responses[min(route.calls, route.responses.count - 1)], route.delay)
+            let call = route.returned.min() ?? route.calls
+            if call == route.calls {
+                state.routes[best].calls += 1
+            } else {
+                state.routes[best].returned.removeAll { $0 == call }
+            }
+            return (best, call, route.responses[min(call, route.responses.count - 1)], route.delay)
         }
     }
 
-    /// Gives back the answer of a cancelled request, unless a later request took the next one already.
+    /// Gives back the answer of a cancelled request: the next request gets it.
     private func giveBack(_ taken: (index: Int, call: Int, response: MockResponse, delay: Duration?)) {
-        state.withLock { if $0.routes[taken.index].calls == taken.call + 1 { $0.routes[taken.index].calls -= 1 } }
+        state.withLock { $0.routes[taken.index].returned.append(taken.call) }
     }
 
     /// Decoded segments as a path for messages, a `/` inside a segment written `%2F`.

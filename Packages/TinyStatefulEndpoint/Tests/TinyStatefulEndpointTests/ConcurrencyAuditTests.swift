@@ -82,6 +82,8 @@ import TinyRequestState
 
         let nextLaunch = StatefulEndpoint(endpoint: textEndpoint(), transport: NumberingTransport(), store: store)
         let offered = await waitUntil(nextLaunch) { $0.isSuccess }
+        // Saves in the order they began would fix it, but a save that never ends (a custom store) would then hold
+        // every later one: left as it is.
         withKnownIssue("the replaced load's save ends last and overwrites the newer response") {
             #expect(store.keptBody == "v2")
             #expect(offered == .success("v2"))

@@ -59,12 +59,13 @@ if [ -z "${SKIP_STANDALONE:-}" ]; then
     step docs scripts/build-docs.sh
     # The benchmark program in smoke mode (in process, tiny counts; fails on a correctness check such as one
     # transport call for 1,000 concurrent loadIfNeeded()). The full run, scripts/bench.sh, is not part of CI.
-    # Its release build is CI's second (and last) build of AsyncHTTPClient, and the only one of the root manifest with
-    # the AsyncHTTPClient trait on: it compiles the trait-guarded target and the umbrella's re-export as a consumer
-    # sees them (about 4 minutes).
+    # Its release build is CI's second build of AsyncHTTPClient, and the first of the root manifest with the
+    # AsyncHTTPClient trait on: it compiles the trait-guarded target and the umbrella's re-export as a consumer sees
+    # them (about 4 minutes).
     step bench-smoke scripts/bench.sh --smoke
     # The examples on AsyncHTTPClientTransport (Examples/README.md: "they are tests too"): the root manifest with
-    # the AsyncHTTPClient trait, in a debug build folder of its own.
+    # the AsyncHTTPClient trait, in a debug build folder of its own (CI's third and last build of AsyncHTTPClient,
+    # about 3 minutes).
     step examples-asynchttpclient swift test --traits AsyncHTTPClient --scratch-path .build-ahc \
         --filter TinyKitExamplesTests
 fi

@@ -7,9 +7,8 @@ import TinyKitExampleCombinations
 
 /// The program's promise: an example that takes longer than `exampleTimeoutSeconds` (15 s) counts as failed, and
 /// the next one runs. A completion-handler example awaits an unstructured `Task` that the time limit's cancellation
-/// never reaches, so against a server that does not answer the row waits for the request's own timeout (60 s for
-/// `URLRequest(method:url:)`, seen with `--base-url` on a server holding `GET /todos/3`: "FAILED: timed out after
-/// 15 s  60004.2 ms") and then blames the 15 s limit.
+/// never reaches; the program used to wait for it (against a server that does not answer, until the request's own
+/// timeout, then blaming the 15 s limit) and now stops waiting at the limit.
 @Suite(.timeLimit(.minutes(1))) struct ExampleTimeLimitHuntTests {
     /// A server that never answers, behind a transport that honours cancellation (as `URLSessionTransport` does)
     /// and otherwise gives up after `requestTimeout` (standing in for the request's `timeoutInterval`).
@@ -22,16 +21,16 @@ import TinyKitExampleCombinations
         }
     }
 
+    /// The request would take an hour: waiting for it, the test would end at the suite's one-minute limit. (No
+    /// bound on the row's time: under the sanitizers, with other suites running, the 15 s stretch.)
     @Test func aCompletionHandlerExampleIsStoppedAtTheTimeLimit() async throws {
-        let limit = Double(ExamplesProgram.exampleTimeoutSeconds) * 1000
         let context = ExampleContext(
             baseURL: try #require(URL(string: "http://127.0.0.1:9")),
-            transport: SilentServerTransport(requestTimeout: .seconds(ExamplesProgram.exampleTimeoutSeconds + 4)))
+            transport: SilentServerTransport(requestTimeout: .seconds(3600)))
 
         let row = await ExamplesProgram.runOne(TinyHTTPCompletionHandler.self, context: context)
 
         #expect(!row.succeeded)
         #expect(row.result == "timed out after \(ExamplesProgram.exampleTimeoutSeconds) s")
-        #expect(row.milliseconds < limit + 1500, "the row took \(row.milliseconds) ms, the limit is \(limit) ms")
     }
 }

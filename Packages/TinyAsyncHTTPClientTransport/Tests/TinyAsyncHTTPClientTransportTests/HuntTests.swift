@@ -98,7 +98,12 @@ import TinyKitTestServer
     @Test func aPortOver65535FailsTheRequestInsteadOfCrashing() async {
         await #expect(processExitsWith: .success) {
             let url = URL(string: "http://127.0.0.1:70000/x") ?? URL(fileURLWithPath: "/")
-            _ = try? await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
+            do {
+                _ = try await AsyncHTTPClientTransport.shared.send(URLRequest(url: url))
+                exit(1)  // sent somewhere
+            } catch {
+                if (error as? HTTPTransportError)?.code != .invalidRequest { exit(2) }
+            }
         }
     }
 

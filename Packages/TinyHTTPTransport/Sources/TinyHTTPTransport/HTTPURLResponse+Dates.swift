@@ -26,9 +26,12 @@ extension HTTPURLResponse {
         return forms.lazy.compactMap { form in
             formatter.dateFormat = form
             // An obsolete form exactly, not what the lenient formatter makes of a year of another length or a missing
-            // `GMT`; the IMF form as leniently as ever (`Thu, 1 Jan 2026 8:49:37 GMT`).
+            // `GMT`; the IMF form without its zeros too (`Thu, 1 Jan 2026 8:49:37 GMT`), but with its four-digit
+            // year and its `GMT`.
             let date = formatter.date(from: text)
-            return form == forms[0] || date.map(formatter.string) == text ? date : nil
+            let words = text.split(separator: " ")
+            let imf = words.count == 6 && words[3].count == 4 && words[5] == "GMT"
+            return (form == forms[0] ? imf : date.map(formatter.string) == text) ? date : nil
         }.first
     }
 }

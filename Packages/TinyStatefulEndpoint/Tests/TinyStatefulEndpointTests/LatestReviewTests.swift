@@ -44,7 +44,7 @@ import TinyRequestState
     /// until another load of that controller stops it". That holds only for an indicator shared by the controller's
     /// loads: an indicator per observation (the standard UIKit defaults make an `OverlayActivityIndicator`, a spinner
     /// of its own, for every call; or one passed per call) is never stopped: its spinner stays on the view.
-    @MainActor @Test func anotherLoadOfTheControllerStopsTheReleasedEndpointsIndicator() async {
+    @MainActor @Test func aReleasedEndpointStopsItsObservationsIndicator() async {
         let slow = MockTransport(delay: .seconds(30), clock: ContinuousClock())
         slow.register(.get, "/text", .text("v1"))
         let controller = TodosController(transport: slow)

@@ -6,7 +6,7 @@ import TinyKitTestServer
 
 @testable import TinyAsyncHTTPClientTransport
 
-/// Bugs found by the AsyncHTTPClientTransport hunt, each a known issue until it is fixed.
+/// Bugs found by the AsyncHTTPClientTransport hunt: regression tests now (open ones: `withKnownIssue`).
 @Suite(.timeLimit(.minutes(1))) struct HuntTests {
     /// A `304` is no redirect, whatever headers it carries: URLSession returns it (checked on Linux), AsyncHTTPClient
     /// follows its `Location` (and fails with a redirect cycle when that is the request's own URL).

@@ -4,7 +4,7 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
-/// Claims of the documentation that the code does not honour, each as a known issue.
+/// Claims of the documentation the code did not honour: regression tests now.
 @Suite(.timeLimit(.minutes(1))) struct DocClaimTests {
     /// Nothing listens on port 1 of the loopback interface: connecting is refused at once.
     static func refused() -> Endpoint<()> {

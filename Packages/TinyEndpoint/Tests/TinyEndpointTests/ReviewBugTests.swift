@@ -4,7 +4,7 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
-/// Bugs found in review, recorded as known issues until they are fixed.
+/// Bugs found in review: regression tests now; one still open is marked with `withKnownIssue`.
 @Suite(.timeLimit(.minutes(1))) struct ReviewBugTests {
     private struct Key: CodingKey {
         var stringValue: String

@@ -7,7 +7,7 @@
     import TinyHTTPLogging
     @_spi(TinyKit) import TinyHTTPTransport
 
-    /// Review of e0a04be and 620cbc7: behaviour those commits left wrong, recorded as known issues until it is fixed.
+    /// Review of e0a04be and 620cbc7: behaviour those commits left wrong, a regression test now.
     @Suite(.timeLimit(.minutes(1))) struct TodayReviewTests {
         /// `HTTPMiddleware+Logging.swift`: the request line now says `a body stream`, but the trace line's `body`
         /// metadata still reads `httpBody ?? Data()` and says `(empty)` for a streamed body: the bug fixed on one

@@ -3,7 +3,7 @@ import Testing
 
 @_spi(TinyKit) @testable import TinyHTTPTransport
 
-/// Review of 870e067..3b3b6d6: what the fixes got wrong, each a known issue until it is fixed.
+/// Review of 870e067..3b3b6d6: what those fixes got wrong, regression tests now (open ones: `withKnownIssue`).
 @Suite(.timeLimit(.minutes(1))) struct FinalReviewTests {
     /// HTTPURLResponse+Dates.swift `httpDate(in:now:)`: e3d3b94 exempts the IMF form from the round-trip check to
     /// accept a day or hour without its zero, and so lets back in what 870e067 refused there: a two-digit year (RFC

@@ -28,7 +28,7 @@ private actor RotatingTokens: CredentialProvider {
     }
 }
 
-/// Bugs found by the middleware hunt, each a known issue until it is fixed.
+/// Bugs found by the middleware hunt: regression tests now.
 @Suite(.timeLimit(.minutes(1))) struct HuntTests {
     let clock = RecordingClock()
     let policy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(30), jitter: 0, random: { 0.5 })

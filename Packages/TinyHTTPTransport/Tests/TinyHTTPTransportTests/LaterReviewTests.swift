@@ -3,7 +3,7 @@ import Testing
 
 @_spi(TinyKit) @testable import TinyHTTPTransport
 
-/// Review of 30deee4..a4d9fbf: what the fixes got wrong, each a known issue until it is fixed.
+/// Review of 30deee4..a4d9fbf: what those fixes got wrong, regression tests now (open ones: `withKnownIssue`).
 @Suite(.timeLimit(.minutes(1))) struct LaterReviewTests {
     /// A response sent on 26 Nov 2026 whose `Retry-After` (or `Expires`) is `date`.
     func response(retryAfter date: String) throws -> HTTPURLResponse {

@@ -3,7 +3,7 @@ import Testing
 
 @_spi(TinyKit) @testable import TinyHTTPTransport
 
-/// Review of a4d9fbf..47178ec: what the fixes got wrong, each a known issue until it is fixed.
+/// Review of a4d9fbf..47178ec: what those fixes got wrong, regression tests now (open ones: `withKnownIssue`).
 @Suite(.timeLimit(.minutes(1))) struct LatestReviewTests {
     /// A `503` whose headers are `headers`.
     func response(_ headers: [String: String]) throws -> HTTPURLResponse {

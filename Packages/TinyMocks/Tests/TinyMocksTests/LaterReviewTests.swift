@@ -4,7 +4,7 @@ import TinyHTTPTransport
 
 @testable import TinyMocks
 
-/// Review of 30deee4..a4d9fbf: what the fixes got wrong, each a known issue until it is fixed.
+/// Review of 30deee4..a4d9fbf: what those fixes got wrong, regression tests now (open ones: `withKnownIssue`).
 @Suite(.timeLimit(.minutes(1))) struct LaterReviewTests {
     /// MockTransport.swift `segments(of:)`, now used for request paths: a path that is not UTF-8 once decoded is
     /// kept as written, and a decoded segment is compared with it as text. `jos%25E9` (the text `jos%E9`) decodes to

@@ -4,7 +4,7 @@ import Testing
 
 @testable import TinyMocks
 
-/// Review of e0a04be and 620cbc7: behaviour those commits broke, recorded as known issues until it is fixed.
+/// Review of e0a04be and 620cbc7: behaviour those commits broke, regression tests now.
 @Suite(.timeLimit(.minutes(1))) struct TodayReviewTests {
     /// A clock whose first sleep lasts until ``open()`` (after yielding to ``started``); later sleeps return at once.
     final class GateClock: Clock, Sendable {

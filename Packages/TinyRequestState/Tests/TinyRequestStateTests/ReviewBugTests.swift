@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TinyRequestState
 
-/// Bugs found in review, recorded as known issues until they are fixed.
+/// Bugs found in review: regression tests now; one still open is marked with `withKnownIssue`.
 @Suite(.timeLimit(.minutes(1))) struct ReviewBugTests {
     /// `RequestError` is "a message to show", but it is not a `LocalizedError`: its `localizedDescription` (what
     /// tinyAPI's reducers, `TinyAPIError(_:)` and the standard UIKit error alert show) is Foundation's generic

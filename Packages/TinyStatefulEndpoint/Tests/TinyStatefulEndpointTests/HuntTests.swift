@@ -65,7 +65,7 @@ final class DeadlineClock: Clock, Sendable {
     }
 }
 
-/// Bugs found by the TinyStatefulEndpoint hunt, recorded as known issues until they are fixed.
+/// Bugs found by the TinyStatefulEndpoint hunt: regression tests now.
 @Suite(.timeLimit(.minutes(1))) struct HuntTests {
     /// `cancelsUnobservedLoadAfter:` promises a load is cancelled "once this long has passed since its last observer
     /// went away"; the check runs every grace period counted from the load's start, so an observer that leaves just

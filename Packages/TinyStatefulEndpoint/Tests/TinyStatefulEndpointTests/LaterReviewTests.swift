@@ -7,7 +7,7 @@ import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
-/// Review of 30deee4..a4d9fbf: what the fixes got wrong, each a known issue until it is fixed.
+/// Review of 30deee4..a4d9fbf: what those fixes got wrong, regression tests now (open ones: `withKnownIssue`).
 @Suite(.timeLimit(.minutes(1))) struct LaterReviewTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
 

@@ -7,7 +7,7 @@ import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
-/// Review of a4d9fbf..47178ec: what the fixes got wrong, each a known issue until it is fixed.
+/// Review of a4d9fbf..47178ec: what those fixes got wrong, regression tests now (open ones: `withKnownIssue`).
 @Suite(.timeLimit(.minutes(1))) struct LatestReviewTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
 

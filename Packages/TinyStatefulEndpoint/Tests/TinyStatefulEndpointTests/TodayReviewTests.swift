@@ -4,8 +4,7 @@ import Testing
 
 @testable import TinyStatefulEndpoint
 
-/// Review of e0a04be and 620cbc7: behaviour those commits left inconsistent, recorded as known issues until it is
-/// fixed.
+/// Review of e0a04be and 620cbc7: behaviour those commits left inconsistent, a regression test now.
 @Suite(.timeLimit(.minutes(1))) struct TodayReviewTests {
     let directory = RevalidationTests.directory()
 

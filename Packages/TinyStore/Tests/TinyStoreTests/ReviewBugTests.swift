@@ -36,7 +36,7 @@ struct IdentifiedWaitFeature: Feature {
     }
 }
 
-/// Bugs found in review, not fixed yet: each test records its known issue.
+/// Bugs found in review: regression tests now; one still open is marked with `withKnownIssue`.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct StoreReviewBugTests {
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)

@@ -78,10 +78,13 @@ public struct RetryPolicy: Sendable {
     func isRetryable(_ error: HTTPTransportError) -> Bool {
         guard error.code != .cancelled, error.code != .invalidRequest else { return false }
         // Without a `URLError` (AsyncHTTPClient's failures), the code stands for its `URLError`.
-        let stand: [HTTPTransportError.Code: URLError.Code] = [
-            .cannotConnect: .cannotConnectToHost, .timedOut: .timedOut,
-        ]
-        let urlErrorCode = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:)) ?? stand[error.code]
+        let stand: URLError.Code? =
+            switch error.code {
+            case .cannotConnect: .cannotConnectToHost
+            case .timedOut: .timedOut
+            default: nil
+            }
+        let urlErrorCode = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:)) ?? stand
         return urlErrorCode.map(retryableErrorCodes.contains) ?? false
     }
 

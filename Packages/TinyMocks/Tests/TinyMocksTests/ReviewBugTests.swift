@@ -7,37 +7,11 @@ import Testing
 /// Review findings: each test showed a behaviour that contradicted the documentation or `URLSessionTransport` (a
 /// known issue until it was fixed).
 @Suite(.timeLimit(.minutes(1))) struct ReviewBugTests {
-    /// A clock whose first sleep lasts until its task is cancelled (after yielding to ``started``) and whose later
-    /// sleeps return at once.
-    final class FirstSleepBlocksClock: Clock, Sendable {
-        typealias Instant = RecordingClock.Instant
-        private let sleeps = Locked(0)
-        private let continuation: AsyncStream<Void>.Continuation
-        /// One element when the first sleep starts.
-        let started: AsyncStream<Void>
-
-        init() { (started, continuation) = AsyncStream.makeStream(of: Void.self) }
-
-        var now: Instant { Instant(offset: .zero) }
-        var minimumResolution: Duration { .zero }
-
-        func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-            try Task.checkCancellation()
-            let first = sleeps.withLock { count in
-                count += 1
-                return count == 1
-            }
-            guard first else { return }
-            continuation.yield()
-            while true { try await Task.sleep(for: .seconds(3600)) }
-        }
-    }
-
     /// `MockTransport.swift` `send(_:)`: the route's answer is taken (`nextRouteAnswer`) before the delay, so a
     /// request cancelled while it waits uses one up, although a request of an already cancelled task does not
     /// (`RouteTests.aRequestOfACancelledTaskUsesUpNoAnswer`) and the cancelled caller never saw it.
     @Test func aRequestCancelledDuringItsDelayUsesUpNoAnswer() async throws {
-        let clock = FirstSleepBlocksClock()
+        let clock = BlockingClock(blocking: 1)
         let mock = MockTransport(clock: clock)
         mock.register(.get, "/next", delay: .seconds(1), .text("first"), .text("second"))
         let next = try request(.get, "https://h/next")

@@ -77,3 +77,33 @@ final class RecordingClock: Clock, Sendable {
         while sleepsUntilCancelled { try await Task.sleep(for: .seconds(3600)) }
     }
 }
+
+/// A clock whose first `blocking` sleeps last until their task is cancelled (each yielding to ``started`` when it
+/// begins) and whose later sleeps return at once.
+final class BlockingClock: Clock, Sendable {
+    typealias Instant = RecordingClock.Instant
+    private let blocking: Int
+    private let sleeps = Locked(0)
+    private let continuation: AsyncStream<Void>.Continuation
+    /// One element when each blocking sleep starts.
+    let started: AsyncStream<Void>
+
+    init(blocking: Int) {
+        self.blocking = blocking
+        (started, continuation) = AsyncStream.makeStream(of: Void.self)
+    }
+
+    var now: Instant { Instant(offset: .zero) }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        let number = sleeps.withLock { count in
+            count += 1
+            return count
+        }
+        guard number <= blocking else { return }
+        continuation.yield()
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+}

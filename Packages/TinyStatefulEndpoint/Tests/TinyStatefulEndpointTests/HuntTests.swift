@@ -114,7 +114,7 @@ final class DeadlineClock: Clock, Sendable {
     /// method and URL only, so a request with another user's credentials restores Alice's private answer, while
     /// `EndpointRegistry` takes care that "two different credentials can never share an instance".
     @Test func aStoredCredentialedResponseIsNotRestoredForOtherCredentials() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        let directory = RevalidationTests.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = FileResponseStore(directory: directory, storesCredentialedRequests: true, log: { _ in })
         let url = try #require(URL(string: "https://example.com/me"))
@@ -133,24 +133,18 @@ final class DeadlineClock: Clock, Sendable {
         #expect(restoredForBob == nil)
     }
 
-    /// The file of a response, read back as text.
-    static func storedFiles(in directory: URL) -> String {
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-        return files.compactMap { try? String(contentsOf: $0, encoding: .utf8) }.joined()
-    }
-
     /// A token in the query (`access_token`, `api_key`…: secrets by `HTTPRedaction.default`, redacted in the store's
     /// own log lines) is a credential in the URL like a user name as a token, yet the response is stored without
     /// `storesCredentialedRequests`, and the whole URL, token included, is written in clear into the file's key.
     @Test func aResponseToARequestWithASecretQueryTokenIsNotStored() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        let directory = RevalidationTests.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = FileResponseStore(directory: directory, log: { _ in })
         let url = try #require(URL(string: "https://example.com/me?access_token=SECRET-TOKEN"))
         let response = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: [:]))
         await store.save(Data("private".utf8), response, for: URLRequest(url: url))
 
-        let files = Self.storedFiles(in: directory)
+        let files = storedFiles(in: directory)
         #expect(!files.contains("SECRET-TOKEN"))
         #expect(!files.contains(Data("private".utf8).base64EncodedString()))
     }
@@ -158,7 +152,7 @@ final class DeadlineClock: Clock, Sendable {
     /// `Set-Cookie` is a secret by `HTTPRedaction.default` ("private data stays off the disk"), yet a response that
     /// sets a session cookie is written with its `Set-Cookie` field.
     @Test func aStoredResponseDoesNotKeepItsSetCookie() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        let directory = RevalidationTests.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = FileResponseStore(directory: directory, log: { _ in })
         let url = try #require(URL(string: "https://example.com/news"))
@@ -166,7 +160,7 @@ final class DeadlineClock: Clock, Sendable {
             HTTPURLResponse(
                 url: url, statusCode: 200, httpVersion: nil, headerFields: ["Set-Cookie": "session=SECRET-SESSION"]))
         await store.save(Data("news".utf8), response, for: URLRequest(url: url))
-        let files = Self.storedFiles(in: directory)
+        let files = storedFiles(in: directory)
         #expect(files.contains(Data("news".utf8).base64EncodedString()))  // stored: no credential in the request
 
         #expect(!files.contains("SECRET-SESSION"))

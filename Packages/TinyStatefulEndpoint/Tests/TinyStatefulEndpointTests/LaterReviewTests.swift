@@ -9,11 +9,7 @@ import TinyRequestState
 
 /// Review of 30deee4..a4d9fbf: what those fixes got wrong, regression tests now (open ones: `withKnownIssue`).
 @Suite(.timeLimit(.minutes(1))) struct LaterReviewTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-
-    static let text: @Sendable (Data, HTTPURLResponse) throws -> String = { data, _ in
-        String(decoding: data, as: UTF8.self)
-    }
+    let directory = RevalidationTests.directory()
 
     /// Writes a file as the previous version of `FileResponseStore` did: keyed by method and whole URL (credentials
     /// and query tokens in clear, no credentials hash), named by the key's 64-bit FNV-1a hash.
@@ -23,12 +19,6 @@ import TinyRequestState
         let record = FileResponseStore.Record(key: key, status: 200, headers: [:], body: Data(body.utf8))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try JSONEncoder().encode(record).write(to: directory.appendingPathComponent(hash + ".json"))
-    }
-
-    /// The text of every file in the store's directory.
-    func storedFiles() -> String {
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-        return files.compactMap { try? String(contentsOf: $0, encoding: .utf8) }.joined()
     }
 
     /// StatefulEndpoint.swift `load()`: the grace period's loop cancels when no observer was left at two checks in a
@@ -86,7 +76,7 @@ import TinyRequestState
         let store = FileResponseStore(directory: directory, storesCredentialedRequests: true, log: { _ in })
         let anonymous = URLRequest(url: try #require(URL(string: "https://example.com/me")))
 
-        let restored = await store.restore(for: anonymous, Self.text)
+        let restored = await store.restore(for: anonymous, storedText)
         #expect(restored == nil)
     }
 
@@ -100,7 +90,7 @@ import TinyRequestState
         let response = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: [:]))
         await store.save(Data("v1".utf8), response, for: URLRequest(url: url))
 
-        let restored = await store.restore(for: URLRequest(url: url), Self.text)
+        let restored = await store.restore(for: URLRequest(url: url), storedText)
         #expect(store.location(of: URLRequest(url: url))?.credentialed == false)
         #expect(restored == "v1")
     }

@@ -9,11 +9,7 @@ import TinyRequestState
 
 /// Review of a4d9fbf..47178ec: what those fixes got wrong, regression tests now (open ones: `withKnownIssue`).
 @Suite(.timeLimit(.minutes(1))) struct LatestReviewTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-
-    static let text: @Sendable (Data, HTTPURLResponse) throws -> String = { data, _ in
-        String(decoding: data, as: UTF8.self)
-    }
+    let directory = RevalidationTests.directory()
 
     /// StatefulEndpoint+Revalidation.swift `freshnessLifetime`: a `max-age` too large for `Int64` is now 2^31 s, but
     /// an `Age` too large is still read as `0` (`Int64($0) ?? 0`): a response that is ages old is fresh for its whole
@@ -36,7 +32,7 @@ import TinyRequestState
         let response = try #require(HTTPURLResponse(url: top, statusCode: 200, httpVersion: nil, headerFields: [:]))
         await store.save(Data("v1".utf8), response, for: URLRequest(url: top))
 
-        let restored = await store.restore(for: URLRequest(url: bottom), Self.text)
+        let restored = await store.restore(for: URLRequest(url: bottom), storedText)
         #expect(restored == "v1")
     }
 

@@ -186,20 +186,27 @@ func isContiguousRun<T: Equatable>(_ part: [T], of whole: [T]) -> Bool {
     return (0...(whole.count - part.count)).contains { whole[$0..<($0 + part.count)].elementsEqual(part) }
 }
 
-/// A store that keeps nothing, and whose first save waits until ``release()``: a response still being stored.
+/// A store whose first save waits until ``release()``: a response still being stored (a slow disk). It keeps
+/// nothing, or with `keeps` the last response written (the last write wins, as with a file).
 final class HoldingStore: ResponseStore {
     private struct State {
         var saves = 0
         var released = false
         var held: CheckedContinuation<Void, Never>?
+        var kept: (body: Data, response: HTTPURLResponse)?
     }
+
+    let keeps: Bool
 
     /// Yields when the first save starts.
     let saving: AsyncStream<Void>
     private let started: AsyncStream<Void>.Continuation
     private let state = Locked(State())
 
-    init() { (saving, started) = AsyncStream.makeStream() }
+    init(keeps: Bool = false) { (self.keeps, (saving, started)) = (keeps, AsyncStream.makeStream()) }
+
+    /// The body written last.
+    var keptBody: String? { state.withLock { $0.kept.map { String(decoding: $0.body, as: UTF8.self) } } }
 
     /// Lets the first save end.
     func release() {
@@ -212,21 +219,37 @@ final class HoldingStore: ResponseStore {
 
     func restore<Value>(
         for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
-    ) async -> Value? { nil }
+    ) async -> Value? {
+        guard let kept = state.withLock({ $0.kept }) else { return nil }
+        return try? decode(kept.body, kept.response)
+    }
 
     func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {
         let isFirst = state.withLock { state in
             state.saves += 1
             return state.saves == 1
         }
-        guard isFirst else { return }
-        started.yield()
-        await withCheckedContinuation { continuation in
-            let released = state.withLock { state in
-                if !state.released { state.held = continuation }
-                return state.released
+        if isFirst {
+            started.yield()
+            await withCheckedContinuation { continuation in
+                let released = state.withLock { state in
+                    if !state.released { state.held = continuation }
+                    return state.released
+                }
+                if released { continuation.resume() }
             }
-            if released { continuation.resume() }
         }
+        if keeps { state.withLock { $0.kept = (body, response) } }
     }
+}
+
+/// A stored body as text: the decode function tests hand to `ResponseStore.restore(for:_:)`.
+let storedText: @Sendable (Data, HTTPURLResponse) throws -> String = { data, _ in
+    String(decoding: data, as: UTF8.self)
+}
+
+/// The text of every file in a store's directory.
+func storedFiles(in directory: URL) -> String {
+    let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+    return files.compactMap { try? String(contentsOf: $0, encoding: .utf8) }.joined()
 }

@@ -58,13 +58,8 @@ struct Weak<Object: AnyObject> {
 
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func effectsRunOffTheMainActor() async {
-        let probe = Probe()
-        let store = Store<LabFeature>(initialState: .init(probe: probe))
-        let task = store.send(.blockUntilSignalled)
-        var events = probe.events.makeAsyncIterator()
-        #expect(await events.next() == "started")
-        probe.semaphore.signal()
-        await task.finish()
+        let store = Store<LabFeature>()
+        await store.send(.reportIsolation).finish()
         #expect(store.state.log == ["ran off the main actor"])
     }
 

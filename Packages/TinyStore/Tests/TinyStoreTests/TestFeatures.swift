@@ -1,4 +1,3 @@
-import Dispatch
 import TinyStore
 
 struct Rejected: Error, Equatable {}
@@ -9,8 +8,6 @@ struct Boom: Error, Equatable {}
 struct Probe: Sendable {
     let events: AsyncStream<String>
     let continuation: AsyncStream<String>.Continuation
-    /// Signalled by a test to unblock `LabFeature.Action.blockUntilSignalled`'s effect.
-    let semaphore = DispatchSemaphore(value: 0)
     /// Opened by a test to end `LabFeature.Action.waitForGate`'s effect, without blocking a thread meanwhile.
     let gate: AsyncStream<Void>
     let opener: AsyncStream<Void>.Continuation
@@ -40,7 +37,7 @@ struct LabFeature: Feature {
         case waitForGate
         case relayAfterGate
         case giveUp
-        case blockUntilSignalled
+        case reportIsolation
         case finishedWaiting
         case chain(Int)
         case add(Int)
@@ -55,7 +52,7 @@ struct LabFeature: Feature {
         case .reject:
             state.count += 100
             throw Rejected()
-        case .fail, .waitForever, .startWaiting, .waitForGate, .relayAfterGate, .giveUp, .blockUntilSignalled: break
+        case .fail, .waitForever, .startWaiting, .waitForGate, .relayAfterGate, .giveUp, .reportIsolation: break
         case .failed(let message): state.log.append(message)
         case .finishedWaiting: state.log.append("finished waiting")
         case .chain(let step): state.log.append("chain \(step)")
@@ -92,12 +89,11 @@ struct LabFeature: Feature {
         case .giveUp:
             // A cancellation the effect ran into (a child task's, say) while its own task was not cancelled.
             throw CancellationError()
-        case .blockUntilSignalled:
-            // Blocks its thread until the test, on the main actor, signals: possible only off the main actor.
-            guard let probe = state.probe else { return nil }
-            probe.continuation.yield("started")
-            let result = probe.semaphore.wait(timeout: .now() + .seconds(10))
-            return .failed(result == .success ? "ran off the main actor" : "blocked the main actor")
+        case .reportIsolation:
+            // The actor this effect runs on, as the runtime sees it: nil off every actor. An effect declared to run
+            // on its caller's actor (nonisolated(nonsending)) or on the main actor would see the store's.
+            let isolation = #isolation
+            return .failed(isolation == nil ? "ran off the main actor" : "ran on \(String(describing: isolation))")
         case .chain(let step) where step < 3:
             await Task.yield()
             return .chain(step + 1)

@@ -30,11 +30,8 @@ extension Endpoint {
     /// (async, completion handlers, `URLSession` data tasks, `StatefulEndpoint`'s revalidating fetch) turns a response
     /// into a result.
     @_spi(TinyKit) public func result(data: Data, response: HTTPURLResponse) -> Result<A, any Error> {
-        do {
+        Result<Void, any Error> {
             try validateStatus(response: response, body: data, request: request, expectedStatusCode: expectedStatusCode)
-        } catch {
-            return .failure(error)
-        }
-        return parse(data, response)
+        }.flatMap { parse(data, response) }
     }
 }

@@ -136,14 +136,9 @@ extension TinyAPIEndpoint {
 /// sends the same few calls again and again, and parsing and checking a URL and setting headers cost a client more
 /// than the rest of its work on a request). A different base URL, path, method, header or query item is a different
 /// request. A request with a body is built each time: bodies differ from call to call, and one kept could be large.
-/// At most 64 are kept.
+/// At most 64 are kept, each under its endpoint's parts as an `AdHocAPIEndpoint` without a body.
 final class RequestCache: Sendable {
-    private struct Parts: Hashable {
-        let baseURL: String, path: String, method: HTTPMethod
-        let headers: [String: String]?, queryItems: [URLQueryItem]?
-    }
-
-    private let requests = Locked([Parts: URLRequest]())
+    private let requests = Locked([AdHocAPIEndpoint: URLRequest]())
 
     /// How many requests are kept.
     var count: Int { requests.withLock { $0.count } }
@@ -152,7 +147,7 @@ final class RequestCache: Sendable {
     func request(for endpoint: some TinyAPIEndpoint) throws -> URLRequest {
         let body = Result { try endpoint.body }
         guard case .success(nil) = body else { return try endpoint.makeRequest(body: body) }
-        let parts = Parts(
+        let parts = AdHocAPIEndpoint(
             baseURL: endpoint.baseURL, path: endpoint.path, method: endpoint.method, headers: endpoint.headers,
             queryItems: endpoint.queryItems)
         if let request = requests.withLock({ $0[parts] }) { return request }
@@ -165,8 +160,9 @@ final class RequestCache: Sendable {
     }
 }
 
-/// A request described on the spot, for the `get`, `post`, … conveniences of ``APIClientProtocol``.
-struct AdHocAPIEndpoint: TinyAPIEndpoint {
+/// A request described on the spot, for the `get`, `post`, … conveniences of ``APIClientProtocol``; without a body,
+/// also the key of a request kept by `RequestCache`.
+struct AdHocAPIEndpoint: TinyAPIEndpoint, Hashable {
     var baseURL: String
     var path: String
     var method: HTTPMethod

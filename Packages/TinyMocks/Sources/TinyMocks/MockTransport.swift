@@ -164,7 +164,8 @@ public final class MockTransport: HTTPTransport, Sendable {
             do {
                 try await wait(route?.delay ?? delay, for: request)
             } catch let error as CancellationError {
-                if let route { giveBack(route) }  // a request cancelled while it waits uses up no answer
+                // A request cancelled while it waits uses up no answer: the next request gets it.
+                if let route { state.withLock { $0.routes[route.index].returned.append(route.call) } }
                 throw error
             }
             switch response {
@@ -218,18 +219,10 @@ public final class MockTransport: HTTPTransport, Sendable {
             guard let best else { return nil }
             let route = state.routes[best]
             let call = route.returned.min() ?? route.calls
-            if call == route.calls {
-                state.routes[best].calls += 1
-            } else {
-                state.routes[best].returned.removeAll { $0 == call }
-            }
+            state.routes[best].returned.removeAll { $0 == call }
+            if call == route.calls { state.routes[best].calls += 1 }
             return (best, call, route.responses[min(call, route.responses.count - 1)], route.delay)
         }
-    }
-
-    /// Gives back the answer of a cancelled request: the next request gets it.
-    private func giveBack(_ taken: (index: Int, call: Int, response: MockResponse, delay: Duration?)) {
-        state.withLock { $0.routes[taken.index].returned.append(taken.call) }
     }
 
     /// Decoded segments as a path for messages, a `/` inside a segment written `%2F`.

@@ -51,8 +51,7 @@ public enum MockResponse: Sendable {
 
     /// A response with `body`, `status` and `headers`, plus `Content-Type: type` unless `headers` has a content
     /// type already.
-    static func content(_ body: Data, type: String, status: Int = 200, headers: [String: String] = [:]) -> MockResponse
-    {
+    static func content(_ body: Data, type: String, status: Int, headers: [String: String]) -> MockResponse {
         .status(status, headers: headers.addingDefault("Content-Type", type), body: body)
     }
 }

@@ -241,7 +241,7 @@ public final class MockTransport: HTTPTransport, Sendable {
                 method: method, path: path, lookedFor: name, in: files?.directory.path, routes: routes)
         }
         do {
-            return .content(try Data(contentsOf: file), type: "application/json")
+            return .status(200, headers: ["Content-Type": "application/json"], body: try Data(contentsOf: file))
         } catch {
             throw MockError.unreadableFile(path: file.path, reason: "\(error)")
         }

@@ -49,19 +49,14 @@ public struct MockFiles: Sendable {
     /// - Throws: ``MockError/unsafePath(path:reason:)`` when the path cannot name a file safely.
     public static func fileName(for method: HTTPMethod, path: String) throws -> String {
         let pathOnly = String(path.prefix { $0 != "?" && $0 != "#" })
-        return try fileName(for: method, segments: segments(ofPercentEncoded: pathOnly), path: path)
-    }
-
-    /// The non-empty segments of a percent-encoded path, decoded: `/projects/a%2Fb/` is `["projects", "a/b"]`.
-    ///
-    /// - Throws: ``MockError/unsafePath(path:reason:)`` for invalid percent-encoding.
-    static func segments(ofPercentEncoded path: String) throws -> [String] {
-        try path.split(separator: "/").map { segment in
+        // The non-empty segments, decoded: `/projects/a%2Fb/` is `["projects", "a/b"]`.
+        let segments = try pathOnly.split(separator: "/").map { segment in
             guard let decoded = segment.removingPercentEncoding else {
-                throw MockError.unsafePath(path: path, reason: "\"\(segment)\" is not valid percent-encoding")
+                throw MockError.unsafePath(path: pathOnly, reason: "\"\(segment)\" is not valid percent-encoding")
             }
             return decoded
         }
+        return try fileName(for: method, segments: segments, path: path)
     }
 
     /// The characters of an HTTP method token (RFC 9110), lower-cased.

@@ -29,13 +29,9 @@ public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible, 
     /// A `RequestError` passed in is not wrapped again: its underlying error is kept (and its message, unless
     /// `message` is given).
     public init(_ error: any Error, message: String? = nil) {
-        if let requestError = error as? RequestError {
-            self.message = message ?? requestError.message
-            self.underlyingError = requestError.underlyingError
-        } else {
-            self.message = message ?? error.localizedDescription
-            self.underlyingError = error
-        }
+        let wrapped = error as? RequestError
+        self.message = message ?? wrapped?.message ?? error.localizedDescription
+        self.underlyingError = wrapped == nil ? error : wrapped?.underlyingError
     }
 
     /// Creates a failure from a string literal: `.failure("Network error")`.

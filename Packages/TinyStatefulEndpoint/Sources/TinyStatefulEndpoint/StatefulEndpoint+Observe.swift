@@ -59,7 +59,8 @@ extension StatefulEndpoint {
     public var states: AsyncStream<RequestState<A>> {
         let (stream, continuation) = AsyncStream<RequestState<A>>.makeStream()
         let iteration = ObservationToken()  // the owner: the stream holds it until the iteration ends
-        add(owner: iteration, loading: false) { [end = StreamEnd(continuation)] in end.continuation.yield($1) }
+        // The observation's end (the endpoint released, the iteration over) finishes the stream.
+        add(owner: iteration, loading: false, onEnd: { continuation.finish() }) { continuation.yield($1) }
         continuation.onTermination = { _ in withExtendedLifetime(iteration) {} }
         return stream
     }
@@ -79,11 +80,4 @@ extension StatefulEndpoint {
         if loading { loadIfNeeded() }
         return token
     }
-}
-
-/// Finishes a stream when released, that is when the endpoint that feeds it goes away.
-private final class StreamEnd<Element: Sendable>: Sendable {
-    let continuation: AsyncStream<Element>.Continuation
-    init(_ continuation: AsyncStream<Element>.Continuation) { self.continuation = continuation }
-    deinit { continuation.finish() }
 }

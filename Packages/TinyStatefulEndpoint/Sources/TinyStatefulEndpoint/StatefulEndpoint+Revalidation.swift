@@ -92,10 +92,8 @@ extension HTTPURLResponse {
     func updated(by notModified: HTTPURLResponse) -> HTTPURLResponse {
         let kept = fields.filter { $0.key != "Age" }  // no longer the answer's age
         let fields = kept.merging(notModified.fields.filter { $0.key.lowercased() != "content-length" }) { $1 }
-        guard let url,
-            let updated = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: nil, headerFields: fields)
-        else { return self }
-        return updated
+        return url.flatMap { HTTPURLResponse(url: $0, statusCode: statusCode, httpVersion: nil, headerFields: fields) }
+            ?? self
     }
 
     /// The header fields, as the strings they are (what a file keeps, what a `304` updates).

@@ -146,10 +146,9 @@ import TinyRequestState
             }
             guard let self, !Task.isCancelled else { return }  // cancelled: load() or clear() replaced this load
             if case .success(let (fetched, body)) = result {
-                if let body {
-                    await store?.save(body, fetched.response, for: endpoint.request)  // stored before it is seen
-                    guard !Task.isCancelled else { return }  // `task` belongs to the load that cancelled this
-                }
+                // Stored before it is seen; after a 304 (no body) the stored response stands.
+                if let body { await store?.save(body, fetched.response, for: endpoint.request) }
+                guard !Task.isCancelled else { return }  // `task` belongs to the load that cancelled this
                 kept = fetched
             }
             self.task = nil
@@ -165,13 +164,12 @@ import TinyRequestState
             var goneAtJoins: Int?  // `joins` at the last check, when that found no observer
             while (try? await clock.sleep(for: grace)) != nil, let self, self.task == task {
                 let gone = observedWhileLoading && observers.allSatisfy { $0.owner == nil }
-                guard gone, goneAtJoins == joins else {
-                    goneAtJoins = gone ? joins : nil
-                    continue
+                if gone, goneAtJoins == joins {
+                    task.cancel()
+                    self.task = nil  // ends this loop at its next check
+                    publish(kept.map { .success($0.value) } ?? .idle)
                 }
-                task.cancel()
-                self.task = nil
-                publish(kept.map { .success($0.value) } ?? .idle)
+                goneAtJoins = gone ? joins : nil
             }
         }
     }

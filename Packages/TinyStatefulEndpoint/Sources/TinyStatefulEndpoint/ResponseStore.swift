@@ -19,7 +19,8 @@ public protocol ResponseStore: Sendable {
     func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async
 }
 
-/// A ``ResponseStore`` that keeps each response in a JSON file of its own in a directory, keyed by method and URL.
+/// A ``ResponseStore`` that keeps each response in a JSON file of its own in a directory, keyed by method, URL and
+/// the `Accept` and `Accept-Language` values.
 ///
 /// ```swift
 /// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
@@ -117,8 +118,9 @@ public struct FileResponseStore: ResponseStore {
     /// carries credentials: `Authorization`, `Cookie`, or a secret in its URL (a password, a user name as a token, a
     /// secret query parameter of `HTTPRedaction.default`).
     ///
-    /// The key is the method, the redacted URL, and hashes: of the body (two searches `POST`ed to one URL are two
-    /// answers) and of the credentials (one user's answer is never another's, and no secret is written).
+    /// The key is the method, the redacted URL, the `Accept` and `Accept-Language` values (a French answer is not an
+    /// English one), and hashes: of the body (two searches `POST`ed to one URL are two answers) and of the
+    /// credentials (one user's answer is never another's, and no secret is written).
     func location(of request: URLRequest) -> (key: String, file: URL, credentialed: Bool)? {
         guard let url = request.url else { return nil }
         func hash(_ bytes: some Sequence<UInt8>) -> String {
@@ -132,8 +134,13 @@ public struct FileResponseStore: ResponseStore {
             request.value(forHTTPHeaderField: name).map { "\(name): \($0)" }
         }
         let secrets = ([sent == shown ? nil : "URL: \(sent)"] + headers).compactMap { $0 }.joined(separator: "\n")
+        // As in `EndpointRegistry`'s key: an answer in another language or format is another answer, `Vary` or not.
+        let negotiated = ["Accept", "Accept-Language"].compactMap { name in
+            request.value(forHTTPHeaderField: name).map { " \(name): \($0)" }
+        }
         let key =  // `v2`: the files of the first key, the URL in clear and no credentials, are never read
             "v2 \(request.httpMethod ?? "GET") \(shown)" + (request.httpBody.map { " body \(hash($0))" } ?? "")
+            + negotiated.joined()
             + (secrets.isEmpty ? "" : " credentials \(hash(secrets.utf8))")
         return (key, directory.appendingPathComponent(hash(key.utf8) + ".json"), !secrets.isEmpty)
     }

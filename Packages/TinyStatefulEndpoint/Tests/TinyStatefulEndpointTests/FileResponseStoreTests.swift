@@ -61,6 +61,19 @@ import Testing
         #expect(await store.restore(for: request("GET")) { body, _ in String(decoding: body, as: UTF8.self) } == "got")
     }
 
+    /// An answer in French is not restored for a request in English (nor JSON for XML): a server that negotiates
+    /// need not say `Vary`, and `EndpointRegistry` keys by these headers too.
+    @Test(arguments: ["Accept", "Accept-Language"])
+    func theNegotiatedHeadersArePartOfTheKey(header: String) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory)
+        #expect(try await saveAndRestore("fr", for: request(headers: [header: "fr"]), in: store) == "fr")
+        #expect(try await saveAndRestore("en", for: request(headers: [header: "en"]), in: store) == "en")
+        let restored = await store.restore(for: request(headers: [header: "fr"])) { body, _ in body }
+        #expect(restored.map { String(decoding: $0, as: UTF8.self) } == "fr")
+        #expect(await store.restore(for: request()) { body, _ in body } == nil)
+    }
+
     @Test func aFileWrittenForAnotherRequestIsIgnoredAndLogged() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = Locked([String]())

@@ -13,6 +13,18 @@ import TinyKitTestServer
         try await bounded { [transport] in try await transport.send(request) }
     }
 
+    /// The quick start of TinyKitTestServer's README, as written there.
+    @Test func loadsAUser() async throws {
+        let server = try await TestServer.start()  // 127.0.0.1, a free port: one server per test
+        defer { server.stop() }
+        await server.route("GET /users/:id") { _ in .json(200, #"{"id":1,"name":"Ada"}"#) }
+
+        let (_, response) = try await transport.send(URLRequest(url: server.url("/users/1")))
+
+        #expect(response.statusCode == 200)
+        #expect(server.requests.first?.path == "/users/1")  // method, path, query, headers, body as received
+    }
+
     @Test(arguments: TransportBehaviour.cases)
     func behaviour(_ check: TransportBehaviourCase) async throws {
         try await check.run(transport)

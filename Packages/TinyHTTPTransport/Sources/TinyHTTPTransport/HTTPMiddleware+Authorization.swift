@@ -112,18 +112,10 @@ private final class SingleFlightRefresher: Sendable {
 
     /// The value of `refresh`, or `CancellationError` as soon as the calling task is cancelled.
     private static func value(of refresh: Task<String, any Error>) async throws -> String {
-        let waiter = Locked<CheckedContinuation<String, any Error>?>(nil)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                waiter.withLock { $0 = continuation }
-                if Task.isCancelled { waiter.withLock { $0.take() }?.resume(throwing: CancellationError()) }
-                Task {
-                    let result = await refresh.result
-                    waiter.withLock { $0.take() }?.resume(with: result)
-                }
-            }
-        } onCancel: {
-            waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
-        }
+        // Iterating a stream ends as soon as the iterating task is cancelled; the refresh goes on.
+        let (results, continuation) = AsyncStream.makeStream(of: Result<String, any Error>.self)
+        Task { continuation.yield(await refresh.result) }
+        for await result in results { return try result.get() }
+        throw CancellationError()
     }
 }

@@ -102,17 +102,15 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         if var error = error as? HTTPTransportError {
             if error.request == nil { error.request = request }
             self = error
-        } else if error is CancellationError {
-            self.init(.cancelled, request: request, underlyingError: error)
-        } else if let code = Self.urlErrorCode(of: error) {
-            let scheme = request?.url?.scheme?.lowercased()
-            if code == .unsupportedURL, scheme == "http" || scheme == "https" {
-                self.init(.other, request: request, underlyingError: error, message: "the reply is not HTTP")
-            } else {
-                self.init(Code(urlErrorCode: code), request: request, underlyingError: error)
-            }
+            return
+        }
+        let urlErrorCode = Self.urlErrorCode(of: error)
+        let scheme = request?.url?.scheme?.lowercased()
+        if urlErrorCode == .unsupportedURL, scheme == "http" || scheme == "https" {
+            self.init(.other, request: request, underlyingError: error, message: "the reply is not HTTP")
         } else {
-            self.init(.other, request: request, underlyingError: error)
+            let category = urlErrorCode.map(Code.init(urlErrorCode:)) ?? .other
+            self.init(error is CancellationError ? .cancelled : category, request: request, underlyingError: error)
         }
     }
 

@@ -41,13 +41,10 @@ extension URLComponents {
     /// Appends a relative path as `URL.appendingRelative(_:)` does, without parsing the URL again.
     @_spi(TinyKit) public mutating func appendPath(_ path: String) {
         let relative = path.drop { $0 == "/" }
-        // Most paths need no escaping: checking their bytes is far cheaper than encoding each segment.
+        // Most paths need no escaping: checking their bytes is far cheaper than encoding them.
         let encoded =
             relative.utf8.allSatisfy(Self.pathSafeBytes.contains)
-            ? String(relative)
-            : relative.split(separator: "/", omittingEmptySubsequences: false)
-                .map { String($0).addingPercentEncoding(withAllowedCharacters: Self.pathSegmentAllowed) ?? "" }
-                .joined(separator: "/")
+            ? String(relative) : relative.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed) ?? ""
         var basePath = percentEncodedPath
         while basePath.hasSuffix("/") { basePath.removeLast() }
         percentEncodedPath = basePath + "/" + encoded
@@ -64,20 +61,21 @@ extension URLComponents {
         percentEncodedQuery = (existing + added).joined(separator: "&")
     }
 
-    /// The characters a path segment may hold unescaped: RFC 3986's unreserved and sub-delimiter characters, `:` and
-    /// `@` (Foundation's `urlPathAllowed` lacks `;`).
-    private static let segmentCharacters =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@"
-
-    /// The bytes a path may hold unescaped: a segment's and `/`.
-    private static let pathSafeBytes = Set((segmentCharacters + "/").utf8)
-
-    /// The characters a path segment may hold unescaped, as a set to encode the others with.
-    private static let pathSegmentAllowed = CharacterSet(charactersIn: segmentCharacters)
-
     /// RFC 3986 unreserved characters: letters, digits and `-._~`.
-    private static let queryTextAllowed = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+
+    /// The characters a path may hold unescaped: a segment's (RFC 3986's unreserved and sub-delimiter characters,
+    /// `:` and `@`; Foundation's `urlPathAllowed` lacks `;`) and `/`.
+    private static let pathCharacters = unreserved + "!$&'()*+,;=:@/"
+
+    /// The bytes a path may hold unescaped.
+    private static let pathSafeBytes = Set(pathCharacters.utf8)
+
+    /// The characters a path may hold unescaped, as a set to encode the others with.
+    private static let pathAllowed = CharacterSet(charactersIn: pathCharacters)
+
+    /// The characters query text may hold unescaped: the unreserved ones.
+    private static let queryTextAllowed = CharacterSet(charactersIn: unreserved)
 
     /// Percent-encodes query text, leaving only RFC 3986's unreserved characters.
     static func encodeQueryText(_ text: String) -> String {

@@ -68,10 +68,11 @@ public struct RetryPolicy: Sendable {
     func backoff(afterAttempt attempt: Int) -> Duration {
         let exponent = Double(min(max(attempt - 1, 0), 62))
         let delay = min(max(baseDelay / .seconds(1), 0) * pow(2, exponent), max(maxDelay / .seconds(1), 0))
-        let fraction = jitter.isNaN ? 0 : min(max(jitter, 0), 1)  // NaN would pass `min`/`max` and trap below
-        let random = random()
-        return .seconds(min(delay * (1 - fraction * (random.isNaN ? 0 : min(max(random, 0), 1))), 1e15))
+        return .seconds(min(delay * (1 - Self.unit(jitter) * Self.unit(random())), 1e15))
     }
+
+    /// `value` within `0...1`, NaN as `0`: NaN would pass `min`/`max` and trap in `.seconds(_:)`.
+    private static func unit(_ value: Double) -> Double { value.isNaN ? 0 : min(max(value, 0), 1) }
 
     /// Whether a failure can be retried: its `URLError` code (without one, the code its own stands for) is one of
     /// ``retryableErrorCodes``. Never a cancelled or invalid request.

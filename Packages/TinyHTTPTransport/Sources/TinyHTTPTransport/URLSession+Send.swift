@@ -13,14 +13,15 @@ extension URLSession: HTTPTransport {
         try await send(request, limit: nil)
     }
 
+    /// The task a request was sent with, and whether the awaiting caller cancelled it.
+    @_spi(TinyKit) public typealias SentTask = (task: URLSessionDataTask?, cancelled: Bool)
+
     /// ``send(_:)``, refusing a response body over `limit` bytes (when the session's delegate is TinyKit's).
     func send(_ request: URLRequest, limit: Int?) async throws -> (Data, HTTPURLResponse) {
         let started = Locked<SentTask>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = makeDataTask(for: request, refusal: nil, limit: limit, sent: started) {
-                    continuation.resume(with: $0)
-                }
+                let task = makeDataTask(for: request, limit: limit, sent: started) { continuation.resume(with: $0) }
                 if started.withLock({ $0.cancelled }) { task.cancel() }
                 task.resume()
             }
@@ -48,20 +49,12 @@ extension URLSession: HTTPTransport {
     ///   result, when the session's delegate cancelled the challenge: TinyKit's delegate says whether it did (so
     ///   cancelling the returned task fails as cancelled, whatever has arrived); another delegate is taken to have, and
     ///   a session without one (on Apple platforms) cannot have.
+    /// - With a `limit`, a response body over `limit` bytes fails (when the session's delegate is TinyKit's).
+    /// - The task is recorded in `sent`, whose `cancelled` (set by an async caller's cancellation handler) tells a
+    ///   cancelled challenge from the caller's own cancellation.
     @_spi(TinyKit) public func makeDataTask(
-        for request: URLRequest, refusal: (any Error)? = nil,
-        completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
-    ) -> URLSessionDataTask {
-        makeDataTask(for: request, refusal: refusal, limit: nil, sent: Locked((nil, false)), completion: completion)
-    }
-
-    /// The task a request was sent with, and whether the awaiting caller cancelled it.
-    typealias SentTask = (task: URLSessionDataTask?, cancelled: Bool)
-
-    /// `makeDataTask(for:refusal:completion:)`, recording the task in `sent`, whose `cancelled` (set by an async
-    /// caller's cancellation handler) tells a cancelled challenge from the caller's own cancellation.
-    private func makeDataTask(
-        for request: URLRequest, refusal: (any Error)?, limit: Int?, sent: Locked<SentTask>,
+        for request: URLRequest, refusal: (any Error)? = nil, limit: Int? = nil,
+        sent: Locked<SentTask> = Locked((nil, false)),
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
     ) -> URLSessionDataTask {
         let session = challengeAnsweringSession

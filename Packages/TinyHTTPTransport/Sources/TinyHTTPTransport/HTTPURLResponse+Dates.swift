@@ -13,10 +13,8 @@ extension HTTPURLResponse {
     /// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime's (`Sun Nov  6 08:49:37 1994`), a two-digit year within 50
     /// years of `now`.
     private func httpDate(in field: String, now: Date) -> Date? {
-        guard let text = value(forHTTPHeaderField: field)?.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        else {
-            return nil
-        }
+        guard let value = value(forHTTPHeaderField: field) else { return nil }
+        let text = value.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -35,18 +35,17 @@ public struct HTTPMiddleware: Sendable {
     }
 }
 
-/// A transport with middleware around it: what ``HTTPTransport/with(_:)`` returns, and what each middleware gets as
-/// `next` (the rest of the chain).
+/// A transport with one middleware around the rest of the chain: what ``HTTPTransport/with(_:)`` returns, one
+/// around the next, and what each middleware gets as `next`.
 struct MiddlewareTransport: HTTPTransport {
-    /// The transport that finally sends the requests.
-    let base: any HTTPTransport
-    /// The middleware, the outermost first.
-    let middleware: ArraySlice<HTTPMiddleware>
+    /// The middleware this transport sends through.
+    let middleware: HTTPMiddleware
+    /// The rest of the chain: the next middleware, and finally the transport that sends the requests.
+    let next: any HTTPTransport
 
-    /// Sends `request` through the middleware, the first one first, and then through ``base``.
+    /// Sends `request` through ``middleware``, which passes it on to ``next``.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        guard let first = middleware.first else { return try await base.send(request) }
-        return try await first.intercept(request, MiddlewareTransport(base: base, middleware: middleware.dropFirst()))
+        try await middleware.intercept(request, next)
     }
 }
 
@@ -57,6 +56,6 @@ extension HTTPTransport {
     /// let transport = URLSessionTransport.shared.with(.retry(), .defaultHeaders(["User-Agent": "MyApp/1.0"]))
     /// ```
     public func with(_ middleware: HTTPMiddleware...) -> any HTTPTransport {
-        MiddlewareTransport(base: self, middleware: middleware[...])
+        middleware.reversed().reduce(self as any HTTPTransport) { MiddlewareTransport(middleware: $1, next: $0) }
     }
 }

@@ -13,12 +13,9 @@ extension URLSession: HTTPTransport {
         try await send(request, limit: nil)
     }
 
-    /// The task a request was sent with, and whether the awaiting caller cancelled it.
-    @_spi(TinyKit) public typealias SentTask = (task: URLSessionDataTask?, cancelled: Bool)
-
     /// ``send(_:)``, refusing a response body over `limit` bytes (when the session's delegate is TinyKit's).
     func send(_ request: URLRequest, limit: Int?) async throws -> (Data, HTTPURLResponse) {
-        let started = Locked<SentTask>((nil, false))
+        let started = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = makeDataTask(for: request, limit: limit, sent: started) { continuation.resume(with: $0) }
@@ -50,11 +47,11 @@ extension URLSession: HTTPTransport {
     ///   cancelling the returned task fails as cancelled, whatever has arrived); another delegate is taken to have, and
     ///   a session without one (on Apple platforms) cannot have.
     /// - With a `limit`, a response body over `limit` bytes fails (when the session's delegate is TinyKit's).
-    /// - The task is recorded in `sent`, whose `cancelled` (set by an async caller's cancellation handler) tells a
-    ///   cancelled challenge from the caller's own cancellation.
+    /// - The task is recorded in `sent`, with whether the awaiting caller cancelled it: `cancelled` (set by an async
+    ///   caller's cancellation handler) tells a cancelled challenge from the caller's own cancellation.
     @_spi(TinyKit) public func makeDataTask(
         for request: URLRequest, refusal: (any Error)? = nil, limit: Int? = nil,
-        sent: Locked<SentTask> = Locked((nil, false)),
+        sent: Locked<(task: URLSessionDataTask?, cancelled: Bool)> = Locked((nil, false)),
         completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
     ) -> URLSessionDataTask {
         let session = challengeAnsweringSession

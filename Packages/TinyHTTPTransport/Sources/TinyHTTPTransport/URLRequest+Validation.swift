@@ -23,9 +23,7 @@ extension URLRequest {
             }
             for (name, value) in allHTTPHeaderFields ?? [:] { try Self.validateHeaderField(name: name, value: value) }
         } catch {
-            var error = error  // everything the check said, with the request it refused
-            error.request = self
-            throw error
+            throw HTTPTransportError(mapping: error, request: self)  // what the check said, with the request it refused
         }
     }
 

@@ -104,18 +104,10 @@ private final class SingleFlightRefresher: Sendable {
                 inFlight.task = refresh
                 return (refresh, false)
             }
-            let credential = try await Self.value(of: refresh)
+            let credential = try await refresh.valueUnlessCancelled
             // A refresh started for another refused credential can hand back the one refused here: refresh that.
             if !joined || credential != rejected { return credential }
         }
     }
 
-    /// The value of `refresh`, or `CancellationError` as soon as the calling task is cancelled.
-    private static func value(of refresh: Task<String, any Error>) async throws -> String {
-        // Iterating a stream ends as soon as the iterating task is cancelled; the refresh goes on.
-        let (results, continuation) = AsyncStream.makeStream(of: Result<String, any Error>.self)
-        Task { continuation.yield(await refresh.result) }
-        for await result in results { return try result.get() }
-        throw CancellationError()
-    }
 }

@@ -49,3 +49,17 @@ extension Result where Failure == any Error {
         }
     }
 }
+
+extension Task where Failure == any Error {
+    /// The task's value, or `CancellationError` as soon as the awaiting task is cancelled: a shared task (a refresh,
+    /// a load) goes on for the others waiting on it.
+    @_spi(TinyKit) public var valueUnlessCancelled: Success {
+        get async throws {
+            // Iterating a stream ends as soon as the iterating task is cancelled.
+            let (results, continuation) = AsyncStream.makeStream(of: Result<Success, any Error>.self)
+            Task<Void, Never> { continuation.yield(await result) }
+            for await result in results { return try result.get() }
+            throw _Concurrency.CancellationError()  // not `Task.CancellationError`, a deprecated spelling
+        }
+    }
+}

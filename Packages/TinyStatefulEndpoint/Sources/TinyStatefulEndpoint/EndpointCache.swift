@@ -1,5 +1,5 @@
 import TinyEndpoint
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 /// One endpoint's value shared by every caller, on any task and without the main actor: ``StatefulEndpoint``'s
 /// de-duplication, freshness and revalidation for servers, where many request handlers read the same upstream API.
@@ -16,7 +16,8 @@ import TinyHTTPTransport
 ///   caller that arrives meanwhile waits for that one load.
 /// - A stale value is revalidated with its `ETag` or `Last-Modified`: a `304` keeps it without decoding.
 /// - A failed load fails every caller waiting on it, and the next call tries again; the last value is kept for
-///   revalidation but not returned once stale. Cancelling a caller does not cancel the load others share.
+///   revalidation but not returned once stale. A cancelled caller stops waiting at once (`CancellationError`); the
+///   load goes on for the others, and its value is kept.
 public actor EndpointCache<A: Sendable> {
     private let endpoint: Endpoint<A>
     private let transport: any HTTPTransport
@@ -45,7 +46,7 @@ public actor EndpointCache<A: Sendable> {
         if let kept, kept.isFresh(now: elapsed()) { return kept.value }
         let load = inFlight ?? Task { try await reload() }
         inFlight = load
-        return try await load.value
+        return try await load.valueUnlessCancelled
     }
 
     /// Loads (revalidating the last value), keeps the result and ends the load in flight.

@@ -53,6 +53,25 @@ import TinyMocks
         #expect(mock.requests.count == 1)
     }
 
+    /// A request handler whose client went away ends at once, not when the upstream answers.
+    @Test func cancelledCallersStopWaitingAtOnceAndTheLoadGoesOn() async throws {
+        let clock = TestClock(opened: 0)
+        let mock = numberedMock(clock)  // its answer waits on `clock`, opened only after the callers have ended
+        let cache = EndpointCache(endpoint: textEndpoint(), transport: mock)
+        let starter = Task { try await cache.value() }
+        await clock.waitForSleeps(1)  // the starter's load is in flight
+        let waiter = Task { try await cache.value() }
+        for _ in 0..<100 { await Task.yield() }  // time for the waiter to join the load
+        waiter.cancel()
+        starter.cancel()
+
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        await #expect(throws: CancellationError.self) { try await starter.value }
+        clock.open(.max / 2)
+        #expect(try await cache.value() == "v1")  // the load went on, and the next caller shares it
+        #expect(mock.requests.count == 1)
+    }
+
     @Test func aStaleValueIsRevalidatedAndA304IsNotDecoded() async throws {
         let mock = MockTransport()
         mock.register(

@@ -25,6 +25,8 @@ extension HTTPMiddleware {
     ///   middleware untouched (no credential added, a `401` returned as it is), so a provider that refreshes
     ///   through this very transport cannot wait on its own refresh. Refreshing with a transport of its own
     ///   (without this middleware) is the clearer shape.
+    /// - When ``CredentialProvider/credential()`` throws, nothing is sent: the request fails with
+    ///   ``HTTPTransportError`` code ``HTTPTransportError/Code/other``, the provider's error as `underlyingError`.
     /// - A request that already has the header is sent as it is, and its `401` returned as it is.
     /// - A request with an `httpBodyStream` is not sent again (the first send read the stream): its `401` is returned,
     ///   after the credential was refreshed for the next requests.
@@ -42,7 +44,16 @@ extension HTTPMiddleware {
             guard request.value(forHTTPHeaderField: header) == nil, !refresher.isRefreshingHere else {
                 return try await next.send(request)
             }
-            let credential = try await provider.credential()
+            let credential: String?
+            do {
+                credential = try await provider.credential()
+            } catch {  // a transport throws only its own errors: the provider's is the underlying one
+                guard error is CancellationError || error is HTTPTransportError else {
+                    let message = "the credential provider failed"
+                    throw HTTPTransportError(.other, request: request, underlyingError: error, message: message)
+                }
+                throw HTTPTransportError(mapping: error, request: request)
+            }
             var authorized = request
             if let credential { authorized.setHeader(header, credential) }
             let (body, response) = try await next.send(authorized)

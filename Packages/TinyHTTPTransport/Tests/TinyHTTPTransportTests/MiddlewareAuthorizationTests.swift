@@ -152,6 +152,28 @@ private actor Gate {
         #expect(seen.all == ["Bearer 0"])
     }
 
+    /// A transport throws `HTTPTransportError`: a provider that cannot give a credential (signed out, a locked
+    /// keychain) fails the request as such, its own error kept, and nothing is sent.
+    @Test func aProviderThatCannotGiveACredentialFailsTheRequestUnsent() async throws {
+        struct SignedOut: Error {}
+        struct FailingProvider: CredentialProvider {
+            func credential() async throws -> String? { throw SignedOut() }
+            func refreshCredential(rejected: String?) async throws -> String { throw SignedOut() }
+        }
+        let seen = Recorder<String>()
+        let transport = server(accepting: "Bearer 0", seen: seen).with(.authorization(FailingProvider()))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await transport.send(URLRequest(method: .get, url: testURL))
+        }
+
+        #expect(error.code == .other)
+        #expect(error.underlyingError is SignedOut)
+        #expect(error.message == "the credential provider failed")
+        #expect(error.request?.url == testURL)
+        #expect(seen.all.isEmpty)
+    }
+
     @Test func aCredentialReplacedElsewhereIsSentWithoutARefresh() async throws {
         let tokens = Tokens()
         let seen = Recorder<String>()

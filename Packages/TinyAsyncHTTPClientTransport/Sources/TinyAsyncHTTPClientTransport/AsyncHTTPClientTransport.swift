@@ -198,6 +198,12 @@
             guard let url = request.url else { throw refuse("the request has no URL") }
             // SwiftNIO traps on a port an IP address cannot have, and cuts a host name's to 16 bits.
             if let port = url.port, !(0...65_535).contains(port) { throw refuse("the port \(port) is not a TCP port") }
+            // A port too large for an `Int` parses as none, which AsyncHTTPClient reads as the scheme's default port.
+            if url.port == nil, url.absoluteString.utf8.lazy.filter({ $0 == UInt8(ascii: ":") }).count > 1,
+                let range = URLComponents(url: url, resolvingAgainstBaseURL: true)?.rangeOfPort, !range.isEmpty
+            {
+                throw refuse("the port is not a TCP port")
+            }
             // Like URLSession: no `unix:` sockets, no other schemes AsyncHTTPClient would try.
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                 throw refuse("AsyncHTTPClientTransport sends http and https URLs only")

@@ -117,6 +117,18 @@ import TinyKitTestServer
             }
         }
     }
+    /// A port too large for an `Int` parses as no port at all: AsyncHTTPClient sent to the scheme's default port.
+    @Test(arguments: ["http://127.0.0.1:99999999999999999999/x", "http://user:pw@[::1]:99999999999999999999/x"])
+    func aPortTooLargeForAnIntIsRefusedNotSentToTheDefaultPort(url: String) async throws {
+        let request = URLRequest(url: try #require(URL(string: url)))
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await AsyncHTTPClientTransport.shared.send(request)
+        }
+        #expect(error.code == .invalidRequest)
+        #expect(error.message?.contains("is not a TCP port") == true)
+        #expect(error.message?.contains("pw") == false)
+    }
+
     /// With a host name, the same port is cut to 16 bits instead: `localhost:<port + 65536>` reaches `<port>`.
     /// URLSession refuses the URL (URLError -1000, `.invalidRequest`).
     @Test func aPortOver65535ForAHostNameIsRefusedNotWrappedAround() async throws {

@@ -31,7 +31,9 @@
     /// - A refused connection or an unknown host fails at once, as with `URLSession`, rather than being retried
     ///   until the deadline (AsyncHTTPClient's default).
     /// - Redirects are followed (up to 20; a `303`, or a `301`/`302` after `POST`, continues as `GET`) and gzip and
-    ///   deflate bodies are decompressed, as `URLSession` does.
+    ///   deflate bodies are decompressed, as `URLSession` does. A redirect to another origin (scheme, host or port)
+    ///   goes without the request's `Authorization`, `Proxy-Authorization`, `Cookie` and `Origin` (AsyncHTTPClient's
+    ///   rule).
     /// - The body is read into memory up to ``maximumResponseBodySize`` bytes, after decompression; a larger one
     ///   fails with the response head in the error instead of exhausting memory.
     ///

@@ -3,8 +3,8 @@ import Testing
 import TinyKit
 import TinyKitTestServer
 
-/// What a newcomer copies first: the root README's TinyHTTP quick start when the server fails, and the quick start of
-/// Packages/TinyKitTestServer/README.md (not in ReadmeSnippetTests' list), compiled and run here.
+/// What a newcomer copies first: the root README's TinyHTTP quick start when the server fails, compiled and run here.
+/// (TinyKitTestServer's quick start is a test of TransportIntegrationTests, in ReadmeSnippetTests' list.)
 @Suite(.timeLimit(.minutes(1))) struct QuickStartHuntTests {
     /// Whether `body` finishes within `seconds`.
     func finishes(within seconds: Double, _ body: @escaping @Sendable () async -> Void) async -> Bool {
@@ -32,11 +32,11 @@ import TinyKitTestServer
         await testServer.route("GET /users", response: .json(500, #"{"error":"down"}"#))
         let baseURL = testServer.baseURL
 
-        let ended = await finishes(within: 20) {
-            // The README's lines, as written (here off the main actor, as RootReadmeTests runs them).
+        let ended = await finishes(within: 20) { @MainActor in
+            // The README's lines, as written (on the main actor, as RootReadmeTests runs them).
             let users = StatefulEndpoint(endpoint: UsersAPI(url: baseURL.appendingRelative("users")).all())
-            await users.loadIfNeeded()
-            for await state in await users.states {
+            users.loadIfNeeded()
+            for await state in users.states {
                 if case .success(let everyone) = state {
                     print("\(everyone.count) users")
                     break
@@ -48,20 +48,5 @@ import TinyKitTestServer
             }
         }
         #expect(ended, "the quick start was still waiting after 20 s, its endpoint failed with a 500")
-    }
-
-    // Packages/TinyKitTestServer/README.md, "Quick start": verbatim but for `transport` (the test's) and `_`, which
-    // the README spells `body` (never used: a warning).
-    let transport: any HTTPTransport = URLSessionTransport(configuration: .ephemeral)
-
-    @Test func loadsAUser() async throws {
-        let server = try await TestServer.start()  // 127.0.0.1, a free port: one server per test
-        defer { server.stop() }
-        await server.route("GET /users/:id") { _ in .json(200, #"{"id":1,"name":"Ada"}"#) }
-
-        let (_, response) = try await transport.send(URLRequest(url: server.url("/users/1")))
-
-        #expect(response.statusCode == 200)
-        #expect(server.requests.first?.path == "/users/1")  // method, path, query, headers, body as received
     }
 }

@@ -81,15 +81,16 @@ struct UsersFeature: Feature {
         #expect(first == Self.people[0])
     }
 
-    @Test func tinyHTTPStyle() async throws {
+    /// On the main actor, as app code that observes an endpoint runs (so the snippet needs no `await` for it).
+    @MainActor @Test func tinyHTTPStyle() async throws {
         let testServer = try await startServer()
         defer { testServer.stop() }
         let baseURL = testServer.baseURL
         var loaded: [User] = []
 
         let users = StatefulEndpoint(endpoint: UsersAPI(url: baseURL.appendingRelative("users")).all())
-        await users.loadIfNeeded()
-        for await state in await users.states {
+        users.loadIfNeeded()
+        for await state in users.states {
             if case .success(let everyone) = state {
                 print("\(everyone.count) users")
                 loaded = everyone

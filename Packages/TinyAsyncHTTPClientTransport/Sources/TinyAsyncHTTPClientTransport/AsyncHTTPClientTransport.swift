@@ -45,8 +45,10 @@
     ///
     /// What it does not do, unlike `URLSession`: no cookie storage, no response cache, no proxy settings from the
     /// system, and no `httpBodyStream` (the request is refused: set `httpBody`). A request without `User-Agent` gets
-    /// one of its own. `cachePolicy`, `httpShouldHandleCookies`, `httpShouldUsePipelining`, `mainDocumentURL`,
-    /// `networkServiceType` and the `allows…NetworkAccess` flags have no effect.
+    /// one of its own, but none gets `URLSession`'s other defaults, `Accept: */*` and, for a body, `Content-Type:
+    /// application/x-www-form-urlencoded` (`Endpoint`'s JSON initialisers set the ones they need). `cachePolicy`,
+    /// `httpShouldHandleCookies`, `httpShouldUsePipelining`, `mainDocumentURL`, `networkServiceType` and the
+    /// `allows…NetworkAccess` flags have no effect.
     public struct AsyncHTTPClientTransport: HTTPTransport {
         /// A transport that sends with ``sharedClient``, for everyone who does not need another client.
         public static let shared = AsyncHTTPClientTransport()

@@ -47,12 +47,12 @@ extension HTTPMiddleware {
             let credential: String?
             do {
                 credential = try await provider.credential()
-            } catch {  // a transport throws only its own errors: the provider's is the underlying one
-                guard error is CancellationError || error is HTTPTransportError else {
-                    let message = "the credential provider failed"
-                    throw HTTPTransportError(.other, request: request, underlyingError: error, message: message)
+            } catch {  // the provider's error (its own transport's too) is the underlying one of this request's
+                if error is CancellationError || Task.isCancelled {
+                    throw HTTPTransportError(.cancelled, request: request, underlyingError: error)
                 }
-                throw HTTPTransportError(mapping: error, request: request)
+                let message = "the credential provider failed"
+                throw HTTPTransportError(.other, request: request, underlyingError: error, message: message)
             }
             var authorized = request
             if let credential { authorized.setHeader(header, credential) }

@@ -174,6 +174,34 @@ private actor Gate {
         #expect(seen.all.isEmpty)
     }
 
+    /// A provider whose `credential()` fetches a token through a transport of its own throws that transport's
+    /// `HTTPTransportError`: it is the underlying error of the request's failure (`other`), or the caller would read
+    /// `POST /token`'s `503` as its own request's status.
+    @Test func aProvidersTransportErrorFailsTheRefusedRequestNotTheTokenRequest() async throws {
+        let tokenURL = URL(fileURLWithPath: "/token")
+        struct FetchingProvider: CredentialProvider {
+            let tokenURL: URL
+            func credential() async throws -> String? {
+                throw HTTPTransportError(.unacceptableStatus(503), request: URLRequest(method: .post, url: tokenURL))
+            }
+            func refreshCredential(rejected: String?) async throws -> String { "Bearer 1" }
+        }
+        let sent = Recorder<URL?>()
+        let transport = ClosureTransport { request in
+            sent.append(request.url)
+            return try reply(request, 200)
+        }.with(.authorization(FetchingProvider(tokenURL: tokenURL)))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await transport.send(URLRequest(method: .get, url: testURL))
+        }
+
+        #expect(sent.all.isEmpty)
+        #expect(error.request?.url == testURL)
+        #expect(error.code == .other)
+        #expect((error.underlyingError as? HTTPTransportError)?.request?.url == tokenURL)
+    }
+
     @Test func aCredentialReplacedElsewhereIsSentWithoutARefresh() async throws {
         let tokens = Tokens()
         let seen = Recorder<String>()

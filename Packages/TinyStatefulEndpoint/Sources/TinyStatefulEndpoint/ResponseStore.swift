@@ -30,13 +30,13 @@ public protocol ResponseStore: Sendable {
 /// - Writes are atomic (a new file replaces the old one whole), so a crash never leaves half a value behind.
 /// - A missing, corrupt or undecodable file is ignored and its reason goes to `log`; nothing throws.
 /// - A response marked `Cache-Control: no-store` is never written, nor one that varies with request headers (`Vary`,
-///   other than `Accept-Encoding`), and neither is the response to a request that carries `Authorization`, `Cookie`
-///   or credentials in its URL (a password, a user name as a token, a secret query parameter of
-///   `HTTPRedaction.default`) unless `storesCredentialedRequests` is set: private data stays off the disk unless you
-///   say otherwise. Stored, such a response is kept per credential (a 64-bit hash of them is part of its key, the
-///   credentials themselves are not written: a short password could be found from the hash, a token not), so one
-///   user's answer is never restored for another. (A credential the transport adds later, such as the
-///   authorization middleware's, is not seen here: give such an API a store per signed-in user, or none.) A
+///   other than `Accept-Encoding`, `Accept` and `Accept-Language`, which are part of its key), and neither is the
+///   response to a request that carries `Authorization`, `Cookie` or credentials in its URL (a password, a user name as
+///   a token, a secret query parameter of `HTTPRedaction.default`) unless `storesCredentialedRequests` is set: private
+///   data stays off the disk unless you say otherwise. Stored, such a response is kept per credential (a 64-bit hash of
+///   them is part of its key, the credentials themselves are not written: a short password could be found from the
+///   hash, a token not), so one user's answer is never restored for another. (A credential the transport adds later,
+///   such as the authorization middleware's, is not seen here: give such an API a store per signed-in user, or none.) A
 ///   response's `Set-Cookie` is never written.
 public struct FileResponseStore: ResponseStore {
     let directory: URL
@@ -94,9 +94,11 @@ public struct FileResponseStore: ResponseStore {
     /// with request headers, or the request carries credentials that may not be stored; a failed write is logged.
     public func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {
         let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")?.lowercased() ?? ""
-        // Kept by method, URL and body only: an answer that depends on other request headers could be the wrong one.
+        // Kept by method, URL, body, Accept and Accept-Language (and decompressed): an answer that depends on other
+        // request headers could be the wrong one.
         let varies = (response.value(forHTTPHeaderField: "Vary") ?? "").split(separator: ",").contains {
-            $0.trimmingCharacters(in: .whitespaces).lowercased() != "accept-encoding"
+            !["accept-encoding", "accept", "accept-language"].contains(
+                $0.trimmingCharacters(in: .whitespaces).lowercased())
         }
         guard let (key, file, credentialed) = location(of: request), !cacheControl.contains("no-store"), !varies,
             storesCredentialedRequests || !credentialed
@@ -118,8 +120,8 @@ public struct FileResponseStore: ResponseStore {
     /// carries credentials: `Authorization`, `Cookie`, or a secret in its URL (a password, a user name as a token, a
     /// secret query parameter of `HTTPRedaction.default`).
     ///
-    /// The key is the method, the redacted URL, the `Accept` and `Accept-Language` values (a French answer is not an
-    /// English one), and hashes: of the body (two searches `POST`ed to one URL are two answers) and of the
+    /// The key is the method, the redacted URL, and hashes: of the body (two searches `POST`ed to one URL are two
+    /// answers), of the `Accept` and `Accept-Language` values (a French answer is not an English one) and of the
     /// credentials (one user's answer is never another's, and no secret is written).
     func location(of request: URLRequest) -> (key: String, file: URL, credentialed: Bool)? {
         guard let url = request.url else { return nil }
@@ -136,11 +138,11 @@ public struct FileResponseStore: ResponseStore {
         let secrets = ([sent == shown ? nil : "URL: \(sent)"] + headers).compactMap { $0 }.joined(separator: "\n")
         // As in `EndpointRegistry`'s key: an answer in another language or format is another answer, `Vary` or not.
         let negotiated = ["Accept", "Accept-Language"].compactMap { name in
-            request.value(forHTTPHeaderField: name).map { " \(name): \($0)" }
-        }
+            request.value(forHTTPHeaderField: name).map { "\(name): \($0)" }
+        }.joined(separator: "\n")  // values sent have no line breaks
         let key =  // `v2`: the files of the first key, the URL in clear and no credentials, are never read
             "v2 \(request.httpMethod ?? "GET") \(shown)" + (request.httpBody.map { " body \(hash($0))" } ?? "")
-            + negotiated.joined()
+            + (negotiated.isEmpty ? "" : " negotiated \(hash(negotiated.utf8))")
             + (secrets.isEmpty ? "" : " credentials \(hash(secrets.utf8))")
         return (key, directory.appendingPathComponent(hash(key.utf8) + ".json"), !secrets.isEmpty)
     }

@@ -74,6 +74,31 @@ import Testing
         #expect(await store.restore(for: request()) { body, _ in body } == nil)
     }
 
+    /// An answer that varies with the negotiated headers is kept per value (they are part of the key); one that
+    /// varies with another request header is not kept.
+    @Test func aResponseVaryingOnlyWithKeyedHeadersIsKept() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory)
+        let french = request(headers: ["Accept-Language": "fr"])
+        let vary = ["Vary": "Accept-Encoding, Accept-Language, accept"]
+        #expect(try await saveAndRestore("bonjour", headers: vary, for: french, in: store) == "bonjour")
+        #expect(
+            try await saveAndRestore("v2", headers: ["Vary": "Accept-Language, User-Agent"], for: french, in: store)
+                == "bonjour")
+    }
+
+    /// Each negotiated value is its own part of the key: an `Accept` value that reads like `Accept-Language: fr`
+    /// does not share the file of `Accept` and `Accept-Language: fr` apart.
+    @Test func twoRequestsWithDifferentNegotiatedHeadersHaveDifferentKeys() throws {
+        let store = FileResponseStore(directory: directory)
+        let together = try #require(
+            store.location(of: request(headers: ["Accept": "application/json Accept-Language: fr"])))
+        let apart = try #require(
+            store.location(of: request(headers: ["Accept": "application/json", "Accept-Language": "fr"])))
+        #expect(together.key != apart.key)
+        #expect(together.file != apart.file)
+    }
+
     @Test func aFileWrittenForAnotherRequestIsIgnoredAndLogged() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = Locked([String]())

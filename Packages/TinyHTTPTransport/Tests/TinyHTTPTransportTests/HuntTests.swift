@@ -143,4 +143,22 @@ private actor RotatingTokens: CredentialProvider {
         #expect(fields == ["Content-Type": "application/json"])
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
+
+    /// HTTPURLResponse+Dates.swift:236-245: RFC 9110 §5.6.7's asctime form is `date3 = month SP ( 2DIGIT / ( SP
+    /// DIGIT ) )`, so `Nov 06` is as valid as `Nov  6` (recipients "MUST accept all three HTTP-date formats"). The
+    /// round trip through `d` refuses the zero-padded day: the server's 30 s become the 1 s backoff.
+    @Test func retryAfterInTheAsctimeFormWithATwoDigitDayIsHonoured() async throws {
+        let sent = Recorder<URLRequest>()
+        let transport = ClosureTransport { request in
+            sent.append(request)
+            let headers = ["Retry-After": "Sun Nov 06 08:49:37 1994", "Date": "Sun, 06 Nov 1994 08:49:07 GMT"]
+            return try reply(request, sent.all.count == 1 ? 503 : 200, headers: headers)
+        }.with(.retry(policy, clock: clock))
+
+        _ = try await transport.send(URLRequest(method: .get, url: testURL))
+
+        withKnownIssue("the asctime form's zero-padded day is refused (HTTPURLResponse+Dates.swift:236-245)") {
+            #expect(clock.sleeps == [.seconds(30)])
+        }
+    }
 }

@@ -368,5 +368,47 @@
             #expect(entries.first { $0.level == .trace }?.metadata["body"] == "(empty)")
             #expect(entries.last?.metadata["body"] == .string(String(repeating: "x", count: 1_000) + "… (1002 bytes)"))
         }
+
+        /// HTTPMiddleware+Logging.swift:62-68 drops the body of the failure and of the error nested in it, not of one
+        /// nested deeper. A provider that refreshes through a transport with an authorization middleware of its own
+        /// (a client-credentials token to call the token endpoint) fails with that middleware's error, which holds the
+        /// token endpoint's: its body (`"refresh_token":…`) is printed on the `warning` line, though bodies are for
+        /// `trace` lines only (doc comment and README: "Headers and bodies are logged only when the logger's level is
+        /// `trace`"). Every nested `HTTPTransportError` should lose its body.
+        @Test func aBodyNestedTwoErrorsDeepStaysOffLinesBelowTrace() async throws {
+            struct FailingClientCredentials: CredentialProvider {
+                func credential() async throws -> String? {
+                    let tokenURL = try #require(URL(string: "https://auth.example.com/client-token"))
+                    throw HTTPTransportError(
+                        .unacceptableStatus(400), request: URLRequest(url: tokenURL),
+                        response: try reply(URLRequest(url: tokenURL), 400).1,
+                        body: Data(#"{"error":"invalid_grant","refresh_token":"r3freshSECRET"}"#.utf8))
+                }
+                func refreshCredential(rejected: String?) async throws -> String { "unused" }
+            }
+            /// Refreshes through a token endpoint reached with a client-credentials token.
+            struct RefreshingThroughAuthorization: CredentialProvider {
+                let tokenEndpoint = ClosureTransport { request in try reply(request, 200) }
+                    .with(.authorization(FailingClientCredentials()))
+                func credential() async throws -> String? { "Bearer old" }
+                func refreshCredential(rejected: String?) async throws -> String {
+                    let url = try #require(URL(string: "https://auth.example.com/token"))
+                    _ = try await tokenEndpoint.send(URLRequest(method: .post, url: url))
+                    return "Bearer new"
+                }
+            }
+            let (logger, handler) = memoryLogger(level: .info)
+            let transport = ClosureTransport { request in try reply(request, 401) }
+                .with(.logging(logger, clock: RecordingClock()), .authorization(RefreshingThroughAuthorization()))
+            let url = try #require(URL(string: "https://api.example.com/me"))
+
+            await #expect(throws: HTTPTransportError.self) { try await transport.send(URLRequest(url: url)) }
+
+            let line = try #require(handler.entries.last).message.description
+            #expect(line.hasPrefix("✗ GET https://api.example.com/me failed"))
+            withKnownIssue("only the first nested error loses its body (HTTPMiddleware+Logging.swift:65-68)") {
+                #expect(!line.contains("r3freshSECRET"), "a body reaches a warning line: \(line)")
+            }
+        }
     }
 #endif

@@ -171,6 +171,6 @@ import TinyHTTPTransport
     @Test func descriptionRedactsCredentialsInTheURL() throws {
         let url = try #require(URL(string: "https://ada:pa55@api.example.com/users?access_token=t0k&page=2"))
         let endpoint = Endpoint<()>(.get, url: url, headers: ["Authorization": "Bearer b34r"])
-        #expect(endpoint.description == "GET https://ada:***@api.example.com/users?access_token=***&page=2")
+        #expect(endpoint.description == "GET https://***:***@api.example.com/users?access_token=***&page=2")
     }
 }

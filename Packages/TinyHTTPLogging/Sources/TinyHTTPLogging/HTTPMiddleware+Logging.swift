@@ -59,13 +59,8 @@
                     // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
                     // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
                     // Bodies stay on trace lines: the failure of a status the retry middleware gave up on carries one.
-                    var failure = HTTPTransportError(mapping: error, request: nil)
+                    var failure = withoutBodies(HTTPTransportError(mapping: error, request: nil))
                     failure.request = nil
-                    failure.body = nil
-                    if var nested = failure.underlyingError as? HTTPTransportError {  // a token endpoint's, say
-                        nested.body = nil
-                        failure.underlyingError = nested
-                    }
                     // A cancellation is the caller's choice (a screen left, say), not a failure to warn about.
                     if failure.code == .cancelled {
                         logger.log(level: level, "✗ \(exchange) cancelled after \(elapsed)")
@@ -76,6 +71,14 @@
                 }
             }
         }
+    }
+
+    /// `error` without its body, nor that of any `HTTPTransportError` nested in it (a token endpoint's, say).
+    private func withoutBodies(_ error: HTTPTransportError) -> HTTPTransportError {
+        var error = error
+        error.body = nil
+        if let nested = error.underlyingError as? HTTPTransportError { error.underlyingError = withoutBodies(nested) }
+        return error
     }
 
     /// The trace lines' metadata: the headers (a request's or a response's) with their secrets redacted, and the body.

@@ -369,12 +369,12 @@
             #expect(entries.last?.metadata["body"] == .string(String(repeating: "x", count: 1_000) + "… (1002 bytes)"))
         }
 
-        /// HTTPMiddleware+Logging.swift:62-68 drops the body of the failure and of the error nested in it, not of one
-        /// nested deeper. A provider that refreshes through a transport with an authorization middleware of its own
+        /// The body of the failure and of every error nested in it stays off lines below `trace` (it was dropped
+        /// from the first nested error only). A provider that refreshes through a transport with an authorization middleware of its own
         /// (a client-credentials token to call the token endpoint) fails with that middleware's error, which holds the
         /// token endpoint's: its body (`"refresh_token":…`) is printed on the `warning` line, though bodies are for
         /// `trace` lines only (doc comment and README: "Headers and bodies are logged only when the logger's level is
-        /// `trace`"). Every nested `HTTPTransportError` should lose its body.
+        /// `trace`").
         @Test func aBodyNestedTwoErrorsDeepStaysOffLinesBelowTrace() async throws {
             struct FailingClientCredentials: CredentialProvider {
                 func credential() async throws -> String? {
@@ -406,9 +406,7 @@
 
             let line = try #require(handler.entries.last).message.description
             #expect(line.hasPrefix("✗ GET https://api.example.com/me failed"))
-            withKnownIssue("only the first nested error loses its body (HTTPMiddleware+Logging.swift:65-68)") {
-                #expect(!line.contains("r3freshSECRET"), "a body reaches a warning line: \(line)")
-            }
+            #expect(!line.contains("r3freshSECRET"), "a body reaches a warning line: \(line)")
         }
     }
 #endif

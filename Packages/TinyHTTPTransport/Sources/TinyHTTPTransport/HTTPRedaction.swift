@@ -12,8 +12,8 @@ import Foundation
 /// // ["Authorization": "***", "Accept": "application/json"]
 /// ```
 ///
-/// Names are compared case-insensitively. The names of ``default`` are secret in every redaction, like a URL's
-/// password (or its user name, when that is a token).
+/// Names are compared case-insensitively. The names of ``default`` are secret in every redaction, like a URL's user
+/// name and password.
 public struct HTTPRedaction: Hashable, Sendable {
     /// The secret header names, lower-cased.
     private(set) var headers: Set<String>
@@ -30,9 +30,9 @@ public struct HTTPRedaction: Hashable, Sendable {
     static let placeholder = "***"
 
     /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`; the query parameters `access_token`,
-    /// `refresh_token`, `id_token`, `client_secret`, `api_key` and `password`; the password of a URL's user
-    /// information (`https://user:password@host`), or its user name when it has no password (a token:
-    /// `https://TOKEN@host`), which are always redacted. A URL's fragment is left out: it is never sent, and OAuth's
+    /// `refresh_token`, `id_token`, `client_secret`, `api_key` and `password`; the user name and password of a URL's
+    /// user information (`https://user:password@host`; the user name is often the token, as in `https://TOKEN@host`
+    /// and `https://TOKEN:x-oauth-basic@host`), which are always redacted. A URL's fragment is left out: it is never sent, and OAuth's
     /// implicit flow puts tokens there.
     public static let `default` = HTTPRedaction()
 
@@ -49,15 +49,13 @@ public struct HTTPRedaction: Hashable, Sendable {
             uniqueKeysWithValues: headers.map { ($0, self.headers.contains($0.lowercased()) ? Self.placeholder : $1) })
     }
 
-    /// `url` as text, with the values of secret query parameters and the password of its user information
-    /// replaced by `***` (the user name, when it has no password: a token), and without its fragment.
+    /// `url` as text, with the values of secret query parameters and the user name and password of its user
+    /// information replaced by `***`, and without its fragment.
     @_spi(TinyKit) public func redacted(url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return Self.placeholder }
-        if components.percentEncodedPassword?.isEmpty == false {
-            components.percentEncodedPassword = Self.placeholder
-        } else if components.percentEncodedUser != nil {
-            components.percentEncodedUser = Self.placeholder  // a token (GitHub's `TOKEN@`, Stripe's `KEY:@`)
-        }
+        // A user name can be the token (GitHub's `TOKEN@` and `TOKEN:x-oauth-basic@`, Stripe's `KEY:@`).
+        if components.percentEncodedUser != nil { components.percentEncodedUser = Self.placeholder }
+        if components.percentEncodedPassword?.isEmpty == false { components.percentEncodedPassword = Self.placeholder }
         components.percentEncodedFragment = nil  // never sent; OAuth's implicit flow puts tokens there
         if let items = components.percentEncodedQueryItems, items.contains(where: isSecret) {
             components.percentEncodedQueryItems = items.map {

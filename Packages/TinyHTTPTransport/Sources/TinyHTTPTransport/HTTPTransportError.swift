@@ -137,7 +137,7 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     /// detail, a preview of the body and the underlying error, for example
     /// `HTTP request unacceptable status 404: GET https://api.example.com/users/7, body: {"error":"not found"}`.
     ///
-    /// Secret query parameters and URL passwords (or a user name that is a token) are redacted with
+    /// Secret query parameters and a URL's user name and password are redacted with
     /// ``HTTPRedaction/default``, and fragments left out; header values are never printed.
     public var description: String { description(redacting: .default) }
 

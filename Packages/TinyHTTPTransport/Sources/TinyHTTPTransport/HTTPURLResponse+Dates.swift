@@ -20,7 +20,11 @@ extension HTTPURLResponse {
         formatter.timeZone = TimeZone(identifier: "GMT")
         // A two-digit year is within 50 years of now (RFC 9110 §5.6.7).
         formatter.twoDigitStartDate = now.addingTimeInterval(-50 * 365.25 * 86_400)
-        let forms = ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"]
+        // IMF, RFC 850, and asctime with its day space-padded (`Nov  6`) or zero-padded (`Nov 06`), both valid.
+        let forms = [
+            "EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy",
+            "EEE MMM dd HH:mm:ss yyyy",
+        ]
         return forms.lazy.compactMap { form in
             formatter.dateFormat = form
             // An obsolete form exactly, not what the lenient formatter makes of a year of another length or a missing

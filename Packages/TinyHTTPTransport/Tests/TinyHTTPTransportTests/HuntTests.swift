@@ -144,9 +144,9 @@ private actor RotatingTokens: CredentialProvider {
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
-    /// HTTPURLResponse+Dates.swift:236-245: RFC 9110 §5.6.7's asctime form is `date3 = month SP ( 2DIGIT / ( SP
-    /// DIGIT ) )`, so `Nov 06` is as valid as `Nov  6` (recipients "MUST accept all three HTTP-date formats"). The
-    /// round trip through `d` refuses the zero-padded day: the server's 30 s become the 1 s backoff.
+    /// RFC 9110 §5.6.7's asctime form is `date3 = month SP ( 2DIGIT / ( SP DIGIT ) )`, so `Nov 06` is as valid as
+    /// `Nov  6` (recipients "MUST accept all three HTTP-date formats"). The round trip through `d` refused the
+    /// zero-padded day: the server's 30 s became the 1 s backoff.
     @Test func retryAfterInTheAsctimeFormWithATwoDigitDayIsHonoured() async throws {
         let sent = Recorder<URLRequest>()
         let transport = ClosureTransport { request in
@@ -157,8 +157,6 @@ private actor RotatingTokens: CredentialProvider {
 
         _ = try await transport.send(URLRequest(method: .get, url: testURL))
 
-        withKnownIssue("the asctime form's zero-padded day is refused (HTTPURLResponse+Dates.swift:236-245)") {
-            #expect(clock.sleeps == [.seconds(30)])
-        }
+        #expect(clock.sleeps == [.seconds(30)])
     }
 }

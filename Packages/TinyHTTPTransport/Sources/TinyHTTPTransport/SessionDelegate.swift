@@ -1,6 +1,7 @@
 import Foundation
 
-/// The session delegate TinyKit sends with when a session has none (see `URLSession.makeDataTask(for:refusal:completion:)`).
+/// The session delegate TinyKit sends with when a session has none (see
+/// `URLSession.makeDataTask(for:refusal:limit:sent:completion:)`).
 ///
 /// On Linux it cancels HTTP authentication challenges, because FoundationNetworking never completes a `401`
 /// carrying `WWW-Authenticate` otherwise (swift-corelibs-foundation issue 5456: `.performDefaultHandling` hangs,

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The one send path of every `URLSession` entry: `URLSessionTransport`, `URLSession` as an `HTTPTransport`,
-/// `URLSession.load(_:)` and `dataTask(endpoint:)` are adapters over `URLSession.makeDataTask(for:refusal:completion:)`.
+/// `URLSession.load(_:)` and `dataTask(endpoint:)` are adapters over
+/// `URLSession.makeDataTask(for:refusal:limit:sent:completion:)`.
 extension URLSession: HTTPTransport {
     /// Sends `request` with this session and returns the response, whatever its status code.
     ///

@@ -6,11 +6,12 @@ import Testing
 
 /// Concurrency audit: interleavings the compiler cannot see (a known issue while the library has the bug).
 @Suite(.timeLimit(.minutes(1))) struct ConcurrencyAuditTests {
-    /// `MockTransport.swift` `send(_:)` / `giveBack(_:)`: an answer is taken under the lock (`nextRouteAnswer`) and given
-    /// back under another acquisition only if no later request took the next one meanwhile. Two requests waiting on
-    /// their delay, both cancelled, the earlier first: the earlier gives nothing back (a later one took the next
-    /// answer), the later gives back its own. Both used up no answer, yet the next request gets the second answer and
-    /// the first is never served. Cancelled in the other order, the next request gets the first answer.
+    /// `MockTransport.swift` `send(_:)`: an answer is taken under the lock (`nextRouteAnswer`) and, by a request
+    /// cancelled during its delay, given back under another acquisition; it was given back only if no later request
+    /// took the next one meanwhile. Two requests waiting on their delay, both cancelled, the earlier first: the
+    /// earlier gave nothing back (a later one took the next answer), the later gave back its own. Both used up no
+    /// answer, yet the next request got the second answer and the first was never served. Cancelled in the other
+    /// order, the next request got the first answer.
     @Test(arguments: [false, true]) func twoCancelledRequestsUseUpNoAnswerWhateverTheOrderOfTheirCancellations(
         earlierFirst: Bool
     ) async throws {

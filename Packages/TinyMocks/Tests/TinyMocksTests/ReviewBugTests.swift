@@ -93,10 +93,10 @@ import Testing
         }
     }
 
-    /// `MockTransport.swift` `send(_:)`: the request path is decoded with `MockFiles.segments(ofPercentEncoded:)`,
-    /// which throws for percent-encoding that is not UTF-8, before routes are looked at. `register` keeps such a
-    /// path as written (`segments(of:)` falls back on purpose), so the route can never answer; the request fails
-    /// as `invalidRequest` although a live transport sends it (`%E9` is Latin-1 `é`, valid in a URL).
+    /// `MockTransport.swift` `send(_:)`: the request path was decoded strictly (as `MockFiles.fileName(for:path:)`
+    /// decodes it), which throws for percent-encoding that is not UTF-8, before routes are looked at. `register`
+    /// keeps such a path as written (`segments(of:)` falls back on purpose), so the route could never answer; the
+    /// request failed as `invalidRequest` although a live transport sends it (`%E9` is Latin-1 `é`, valid in a URL).
     @Test func aRouteWhosePathIsNotUTF8Answers() async throws {
         let mock = MockTransport()
         mock.register(.get, "/legacy/jos%E9", .status(200))

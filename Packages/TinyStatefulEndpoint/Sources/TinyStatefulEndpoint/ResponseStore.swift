@@ -28,7 +28,7 @@ public protocol ResponseStore: Sendable {
 /// ```
 ///
 /// - Writes are atomic (a new file replaces the old one whole), so a crash never leaves half a value behind.
-/// - A missing, corrupt or undecodable file is ignored and its reason goes to `log`; nothing throws.
+/// - A missing file is no value; a corrupt or undecodable one is ignored and its reason goes to `log`; nothing throws.
 /// - A response marked `Cache-Control: no-store` is never written, nor one that varies with request headers (`Vary`,
 ///   other than `Accept-Encoding`, `Accept` and `Accept-Language`, which are part of its key), and neither is the
 ///   response to a request that carries `Authorization`, `Cookie` or credentials in its URL (a password, a user name as
@@ -65,8 +65,8 @@ public struct FileResponseStore: ResponseStore {
         var body: Data
     }
 
-    /// The value `decode` makes of the file kept for `request`; `nil`, with the reason logged, when there is none or
-    /// it cannot be read, was written for another request, or does not decode.
+    /// The value `decode` makes of the file kept for `request`; `nil` when there is none, and `nil` with the reason
+    /// logged when it cannot be read, was written for another request, or does not decode.
     public func restore<Value>(
         for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
     ) async -> Value? {

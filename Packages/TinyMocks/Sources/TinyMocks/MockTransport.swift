@@ -156,11 +156,12 @@ public final class MockTransport: HTTPTransport, Sendable {
             let method = request.method
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
             // Decoded, or as written where that is not UTF-8 (`%E9`): as `register` keeps a route's path.
-            var path = Self.segments(of: components?.percentEncodedPath ?? url.path)
+            let written = components?.percentEncodedPath ?? url.path
+            var path = Self.segments(of: written)
             if path.starts(with: basePath) { path.removeFirst(basePath.count) }
             // Answers are taken in the order requests arrive, whatever their delays.
             let route = nextRouteAnswer(method: method, path: path, query: components?.queryItems ?? [])
-            let response = try route?.response ?? fileResponse(method: method, path: path)
+            let response = try route?.response ?? fileResponse(method: method, path: path, written: written)
             do {
                 try await wait(route?.delay ?? delay, for: request)
             } catch let error as CancellationError {
@@ -230,9 +231,13 @@ public final class MockTransport: HTTPTransport, Sendable {
         "/" + segments.map { $0.replacingOccurrences(of: "/", with: "%2F") }.joined(separator: "/")
     }
 
-    /// The mock file's contents as a 200 response.
-    private func fileResponse(method: HTTPMethod, path segments: [String]) throws -> MockResponse {
+    /// The mock file's contents as a 200 response; `written` is the request's path as sent.
+    private func fileResponse(method: HTTPMethod, path segments: [String], written: String) throws -> MockResponse {
         let path = Self.path(of: segments)
+        // A segment kept as written for routes (`%E9`, not UTF-8) names no file: escaped, it would name another path's.
+        if files != nil, let bad = written.split(separator: "/").first(where: { $0.removingPercentEncoding == nil }) {
+            throw MockError.unsafePath(path: written, reason: "\"\(bad)\" is not valid percent-encoding")
+        }
         // `name` is `nil` when the mock has no files. `routes` (a listing made under the lock) is read only for the
         // error message, never on the answered path.
         let name = files == nil ? nil : try MockFiles.fileName(for: method, segments: segments, path: path)

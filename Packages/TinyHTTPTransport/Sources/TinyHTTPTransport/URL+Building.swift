@@ -7,12 +7,20 @@ extension URL {
     /// Unlike `URL(string:relativeTo:)`, the base's last path segment is never dropped, with or without a trailing
     /// slash. Exactly one `/` separates the two, however many leading and trailing slashes `path` and this URL
     /// have; a trailing slash of `path` is kept. `path` is a plain path: `/` separates segments, and every other
-    /// character that a URL path does not allow (`?`, `#`, `%`, spaces, non-ASCII text) is percent-encoded, and so
-    /// are the dots of a `.` or `..` segment, which would otherwise climb out of this URL's path (`"../admin"` is
-    /// sent as `%2E%2E/admin`). This URL's query and fragment are kept.
+    /// character that a URL path does not allow (`?`, `#`, `%`, spaces, non-ASCII text) is percent-encoded. A `.` or
+    /// `..` segment, which would climb out of this URL's path, names a resource instead: its dots are sent as the
+    /// text `%2E` (`"../admin"` as `%252E%252E/admin`). This URL's query and fragment are kept.
     ///
     /// It never fails: should the result not form a URL, it falls back to `appendingPathComponent(_:)`.
     public func appendingRelative(_ path: String) -> URL {
+        // A dot segment would climb out of this URL's path: URLSession removes `..`, and a server may read `%2E` as
+        // `.` (RFC 3986 §2.3). Its dots are the text `%2E`, which `appendPath` escapes as `%252E`.
+        var path = path
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.contains(where: { $0 == "." || $0 == ".." }) {
+            path = segments.map { $0 == "." || $0 == ".." ? $0.replacingOccurrences(of: ".", with: "%2E") : String($0) }
+                .joined(separator: "/")
+        }
         var components = URLComponents(url: self, resolvingAgainstBaseURL: true)
         components?.appendPath(path)
         return components?.url ?? appendingPathComponent(path)
@@ -43,16 +51,9 @@ extension URLComponents {
     @_spi(TinyKit) public mutating func appendPath(_ path: String) {
         let relative = path.drop { $0 == "/" }
         // Most paths need no escaping: checking their bytes is far cheaper than encoding them.
-        var encoded =
+        let encoded =
             relative.utf8.allSatisfy(Self.pathSafeBytes.contains)
             ? String(relative) : relative.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed) ?? ""
-        // A `.` or `..` segment would be removed before sending (RFC 3986 §5.2.4), leaving the base path: escaped,
-        // it is sent as a segment of that name.
-        if encoded.contains(".") {
-            encoded = encoded.split(separator: "/", omittingEmptySubsequences: false).map {
-                $0 == "." || $0 == ".." ? $0.replacingOccurrences(of: ".", with: "%2E") : String($0)
-            }.joined(separator: "/")
-        }
         var basePath = percentEncodedPath
         while basePath.hasSuffix("/") { basePath.removeLast() }
         percentEncodedPath = basePath + "/" + encoded

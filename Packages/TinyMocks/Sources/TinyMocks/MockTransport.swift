@@ -100,8 +100,11 @@ public final class MockTransport: HTTPTransport, Sendable {
 
     /// The decoded segments of a path written as in a URL (`"/users/1"`, `"api/v4"`); a segment that is not valid
     /// percent-encoding of UTF-8 (`jos%E9`) as written.
-    private static func segments(of pattern: String) -> [String] {
-        pattern.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+    private static func segments(of pattern: String) -> [String] { segments(of: pattern.split(separator: "/")) }
+
+    /// Percent-encoded segments decoded, or kept as written where that is not UTF-8 (`%E9`).
+    private static func segments(of written: [Substring]) -> [String] {
+        written.map { $0.removingPercentEncoding ?? String($0) }
     }
 
     /// Makes requests matching `method`, `path` and `query` answer `response`, then `more` on successive calls;
@@ -156,12 +159,13 @@ public final class MockTransport: HTTPTransport, Sendable {
             let method = request.method
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
             // Decoded, or as written where that is not UTF-8 (`%E9`): as `register` keeps a route's path.
-            let written = components?.percentEncodedPath ?? url.path
+            let written = (components?.percentEncodedPath ?? url.path).split(separator: "/")
             var path = Self.segments(of: written)
-            if path.starts(with: basePath) { path.removeFirst(basePath.count) }
+            let base = path.starts(with: basePath) ? basePath.count : 0
+            path.removeFirst(base)
             // Answers are taken in the order requests arrive, whatever their delays.
             let route = nextRouteAnswer(method: method, path: path, query: components?.queryItems ?? [])
-            let response = try route?.response ?? fileResponse(method: method, path: path, written: written)
+            let response = try route?.response ?? fileResponse(method: method, path: path, written: written[base...])
             do {
                 try await wait(route?.delay ?? delay, for: request)
             } catch let error as CancellationError {
@@ -231,12 +235,14 @@ public final class MockTransport: HTTPTransport, Sendable {
         "/" + segments.map { $0.replacingOccurrences(of: "/", with: "%2F") }.joined(separator: "/")
     }
 
-    /// The mock file's contents as a 200 response; `written` is the request's path as sent.
-    private func fileResponse(method: HTTPMethod, path segments: [String], written: String) throws -> MockResponse {
+    /// The mock file's contents as a 200 response; `written` is the path's segments as sent, after the base path.
+    private func fileResponse(method: HTTPMethod, path segments: [String], written: ArraySlice<Substring>) throws
+        -> MockResponse
+    {
         let path = Self.path(of: segments)
         // A segment kept as written for routes (`%E9`, not UTF-8) names no file: escaped, it would name another path's.
-        if files != nil, let bad = written.split(separator: "/").first(where: { $0.removingPercentEncoding == nil }) {
-            throw MockError.unsafePath(path: written, reason: "\"\(bad)\" is not valid percent-encoding")
+        if files != nil, let bad = written.first(where: { $0.removingPercentEncoding == nil }) {
+            throw MockError.unsafePath(path: path, reason: "\"\(bad)\" is not valid percent-encoding")
         }
         // `name` is `nil` when the mock has no files. `routes` (a listing made under the lock) is read only for the
         // error message, never on the answered path.

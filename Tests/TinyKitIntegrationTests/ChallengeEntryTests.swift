@@ -91,6 +91,42 @@ import TinyKitTestServer
         Self.expect401(try await loadFailure { try await URLSessionTransport.shared.load(endpoint) })
     }
 
+    /// The `401`'s body is the same through every entry. On Linux the cancelled challenge's body reaches
+    /// `URLSessionTransport` (its delegate collects it before the challenge), but `URLSession`'s own entries
+    /// (`send`, `load`, `dataTask(endpoint:)`) send with a completion handler, which FoundationNetworking hands no data
+    /// when the task ends cancelled (URLSession+Send.swift:117): the same `401` comes with an empty body there, so an
+    /// API's error body (`decodeBody(as:)`) is lost on `URLSession.shared.load(endpoint)` alone.
+    @Test func the401BodyIsTheSameThroughEveryEntry() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let endpoint = Self.endpoint(server)
+        let body = Data(#"{"error":"unauthorized"}"#.utf8)
+        let transport = URLSessionTransport(configuration: .ephemeral)
+        let viaTransport = try await loadFailure { try await transport.load(endpoint) } as? HTTPTransportError
+        #expect(viaTransport?.body == body)
+
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let viaSession = try await loadFailure { try await session.load(endpoint) } as? HTTPTransportError
+        let viaCallback = try await loadFailure {
+            try await withCheckedThrowingContinuation { continuation in
+                URLSession.shared.load(endpoint) { continuation.resume(with: $0) }
+            }
+        }
+        #if canImport(FoundationNetworking)
+            let linux = true
+        #else
+            let linux = false  // every challenge gets the default handling there: the body arrives
+        #endif
+        withKnownIssue(
+            "URLSession's own entries lose a cancelled challenge's 401 body on Linux (URLSession+Send.swift:117)",
+            isIntermittent: !linux
+        ) {
+            #expect(viaSession?.body == body)
+            #expect((viaCallback as? HTTPTransportError)?.body == body)
+        }
+    }
+
     @Test func tinyAPIClient() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

@@ -91,11 +91,11 @@ import TinyKitTestServer
         Self.expect401(try await loadFailure { try await URLSessionTransport.shared.load(endpoint) })
     }
 
-    /// The `401`'s body is the same through every entry. On Linux the cancelled challenge's body reaches
+    /// The `401`'s body is the same through every entry. On Linux the cancelled challenge's body reached
     /// `URLSessionTransport` (its delegate collects it before the challenge), but `URLSession`'s own entries
-    /// (`send`, `load`, `dataTask(endpoint:)`) send with a completion handler, which FoundationNetworking hands no data
-    /// when the task ends cancelled (URLSession+Send.swift:117): the same `401` comes with an empty body there, so an
-    /// API's error body (`decodeBody(as:)`) is lost on `URLSession.shared.load(endpoint)` alone.
+    /// (`send`, `load`, `dataTask(endpoint:)`) sent with a completion handler, which FoundationNetworking hands no
+    /// data when the task ends cancelled: the `401` came with an empty body there. TinyKit's delegate collects every
+    /// body now.
     @Test func the401BodyIsTheSameThroughEveryEntry() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
@@ -113,18 +113,8 @@ import TinyKitTestServer
                 URLSession.shared.load(endpoint) { continuation.resume(with: $0) }
             }
         }
-        #if canImport(FoundationNetworking)
-            let linux = true
-        #else
-            let linux = false  // every challenge gets the default handling there: the body arrives
-        #endif
-        withKnownIssue(
-            "URLSession's own entries lose a cancelled challenge's 401 body on Linux (URLSession+Send.swift:117)",
-            isIntermittent: !linux
-        ) {
-            #expect(viaSession?.body == body)
-            #expect((viaCallback as? HTTPTransportError)?.body == body)
-        }
+        #expect(viaSession?.body == body)
+        #expect((viaCallback as? HTTPTransportError)?.body == body)
     }
 
     @Test func tinyAPIClient() async throws {

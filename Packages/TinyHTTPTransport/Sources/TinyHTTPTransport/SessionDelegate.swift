@@ -20,11 +20,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// `URLSessionTransport` and the twin of a session without a delegate.
     static func session(configuration: URLSessionConfiguration) -> URLSession {
         #if canImport(FoundationNetworking)
-            URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: SerialDelegateQueue())
+            let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+            configuration.timeoutIntervalForRequest = curlTimeout(configuration.timeoutIntervalForRequest)
+            return URLSession(
+                configuration: configuration, delegate: SessionDelegate(), delegateQueue: SerialDelegateQueue())
         #else
             URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
         #endif
     }
+
+    #if canImport(FoundationNetworking)
+        /// A timeout libcurl takes as meant: it counts whole seconds (0.5 s would time out at once), so rounded up, a
+        /// timeout never comes early; FoundationNetworking traps on one over `Int.max` milliseconds, so infinity, NaN
+        /// and anything over 2^31 s (68 years) are 2^31 s.
+        static func curlTimeout(_ seconds: TimeInterval) -> TimeInterval {
+            seconds.isNaN ? 2_147_483_648 : min(seconds.rounded(.up), 2_147_483_648)
+        }
+    #endif
 
     /// Who gets a collected body at the end, with the task's response and error, and whether it went over its limit.
     typealias Completion =
@@ -40,6 +52,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var response: URLResponse?
         let completion: Completion
 
+        /// Whether the response's body came compressed (FoundationNetworking decompresses it).
+        var isCompressed: Bool {
+            ((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding") ?? "identity") != "identity"
+        }
+
         /// Adds `chunk` of `task`'s body, or, when the body goes over its limit with it (or the response announced
         /// more), lets go of the bytes so far and marks it too large: whether it went over now. Mutated in place in
         /// the dictionary, so `data` is appended to without a copy. Reads the task's response with the first chunk
@@ -47,7 +64,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         mutating func receive(_ chunk: Data, of task: URLSessionDataTask) -> Bool {
             if response == nil { response = task.response }
             guard !isTooLarge else { return false }
-            guard data.count + chunk.count > limit || response?.expectedContentLength ?? -1 > limit else {
+            // A compressed body's `Content-Length` counts compressed bytes, the limit decompressed ones.
+            guard data.count + chunk.count > limit || response?.expectedContentLength ?? -1 > limit && !isCompressed
+            else {
                 // A small body comes in one piece: keep it as it is rather than copy it.
                 if data.isEmpty { data = chunk } else { data.append(chunk) }
                 return false

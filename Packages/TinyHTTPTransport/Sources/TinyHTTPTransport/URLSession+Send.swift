@@ -105,14 +105,25 @@ extension URLSession: HTTPTransport {
             completion(.success((data, http)))
         }
         #if canImport(FoundationNetworking)
-            // libcurl counts whole seconds (0.5 s would time out at once): rounded up, a timeout never comes early.
             var request = request
-            if request.timeoutInterval.rounded(.up) != request.timeoutInterval { request.timeoutInterval.round(.up) }
+            // FoundationNetworking reads a request's timeout only once its setter ran (not after
+            // `URLRequest(url:cachePolicy:timeoutInterval:)`), so any but the default 60 s is set again, made one
+            // libcurl can take.
+            if request.timeoutInterval != 60 {
+                request.timeoutInterval = SessionDelegate.curlTimeout(request.timeoutInterval)
+            }
+            // It sends only a lower-case scheme (schemes are case-insensitive: `HTTP://` is `http://`).
+            if let url = request.url, let scheme = url.scheme, scheme.utf8.contains(where: { (65...90).contains($0) }),
+                var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+            {
+                components.scheme = scheme.lowercased()
+                request.url = components.url ?? url
+            }
         #endif
         let task: URLSessionDataTask
-        if let limit, let delegate {
+        if let delegate {  // collected by TinyKit's delegate: a cancelled challenge's body too
             task = session.dataTask(with: request)
-            delegate.collect(task, limit: limit, completion: finish)
+            delegate.collect(task, limit: limit ?? .max, completion: finish)
         } else {
             task = session.dataTask(with: request) { finish($0 ?? Data(), $1, $2, false) }
         }

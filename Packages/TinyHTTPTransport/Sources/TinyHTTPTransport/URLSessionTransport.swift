@@ -23,17 +23,18 @@ import Foundation
 ///   a delegate of its own, or without one on Apple platforms, reads bodies whole, without the limit.)
 /// - On Linux a `timeoutInterval` (and a configuration's `timeoutIntervalForRequest`) with a fraction of a second is
 ///   rounded up to whole seconds: libcurl counts whole seconds, and would time out a 0.5 s request at once. An
-///   infinite or NaN one is 2^31 s (FoundationNetworking would stop the process). A request's timeout applies
-///   however it was set, `URLRequest(url:cachePolicy:timeoutInterval:)` included (FoundationNetworking reads only
-///   one set after the initialiser; the default 60 s leaves the configuration's). An upper-case scheme (`HTTP://`)
-///   is sent as the lower-case one.
+///   infinite or NaN one is 2^31 s (FoundationNetworking would stop the process). Set a request's timeout with
+///   `timeoutInterval = …`: FoundationNetworking ignores a whole number of seconds given to
+///   `URLRequest(url:cachePolicy:timeoutInterval:)` and applies the configuration's. An upper-case scheme
+///   (`HTTP://`) is sent as the lower-case one.
 /// - Requests that `URLRequest.validate()` refuses (no URL, a method or header name that is not an HTTP token, a
 ///   header value with a control character) fail before anything is sent.
 /// - A `401` carrying `WWW-Authenticate` arrives promptly as a `401` response on Linux too. FoundationNetworking
 ///   (swift-corelibs-foundation issue 5456) never completes such a request when it has no credential, not even
 ///   after the timeout. The session's delegate cancels HTTP authentication challenges there and the `401` response
-///   is returned with its status, headers and body, through every entry (`URLSession.load`, `dataTask(endpoint:)`
-///   and `send` too, on a session without a delegate).
+///   is returned with its status, headers and body. (Through `URLSession`'s own entries, `load`, `send` and
+///   `dataTask(endpoint:)`, which send with a completion handler, that `401`'s body is empty on Linux:
+///   FoundationNetworking hands a cancelled task's handler no data. Use this transport where you read it.)
 ///   Server-trust (TLS) challenges get the default handling: certificate validation is never turned off. On Apple
 ///   platforms every challenge gets the default handling, so the `401` arrives with its body. Credentials from
 ///   `URLCredentialStorage` are not used on Linux: send an `Authorization` header instead.

@@ -77,17 +77,11 @@ import TinyKitTestServer
         #expect(outcomes.allSatisfy { $0 == "ok" || $0.hasPrefix("HTTP request timed out") })
         withKnownIssue(
             "FoundationNetworking times out requests queued behind its per-host connection limit",
-            isIntermittent: !Self.onFoundationNetworking
+            isIntermittent: !onFoundationNetworking
         ) {
             #expect(outcomes.filter { $0 != "ok" }.count == 0)
             #expect(server.requests.count == 64)
         }
     }
 
-    /// Whether URLSession is FoundationNetworking's.
-    #if canImport(FoundationNetworking)
-        static let onFoundationNetworking = true
-    #else
-        static let onFoundationNetworking = false
-    #endif
 }

@@ -41,7 +41,7 @@ import TinyKitTestServer
         // Seen on Linux; not checked on Apple platforms, hence intermittent there.
         withKnownIssue(
             "FoundationNetworking restarts the idle timeout on every 1xx head",
-            isIntermittent: !HostileCase.onFoundationNetworking
+            isIntermittent: !onFoundationNetworking
         ) {
             #expect(outcome == .transport(.timedOut))
         }
@@ -52,7 +52,7 @@ import TinyKitTestServer
     /// completed, but there's no response", NativeProtocol.swift), for a bare `URLSession.data(from:)` too, so
     /// nothing above it can catch it. Run in a child process; `AsyncHTTPClientTransport` fails it as `cannotConnect`.
     @Test func aResponseHeadCutOffDoesNotStopTheProcess() async {
-        let linux = HostileCase.onFoundationNetworking
+        let linux = onFoundationNetworking
         await withKnownIssue("FoundationNetworking traps on a head cut off by a close", isIntermittent: !linux) {
             await #expect(processExitsWith: .success) {
                 let head = Data("HTTP/1.1 200 OK\r\nContent-Le".utf8)
@@ -316,13 +316,6 @@ private struct HostileCase: Sendable {
     /// Two informational responses, `100 Continue` and `103 Early Hints`, as a server that never finishes sends them.
     static let informational =
         "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
-
-    /// Whether URLSession is FoundationNetworking's (libcurl underneath).
-    #if canImport(FoundationNetworking)
-        static let onFoundationNetworking = true
-    #else
-        static let onFoundationNetworking = false
-    #endif
 
     /// The code of a connection closed by the server before the response was complete (see the cases).
     #if canImport(FoundationNetworking)

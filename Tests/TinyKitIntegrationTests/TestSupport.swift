@@ -1,5 +1,13 @@
 @_spi(TinyKit) import TinyHTTPTransport
 
+/// Whether URLSession is FoundationNetworking's (libcurl underneath, Linux): where several known issues are certain,
+/// and intermittent (not seen) elsewhere.
+#if canImport(FoundationNetworking)
+    let onFoundationNetworking = true
+#else
+    let onFoundationNetworking = false
+#endif
+
 /// A test clock: `now` moves only when a test moves it (``advance(by:)``) or something sleeps on it. Each sleep
 /// reports its duration to `onSleep`, then waits that long in real time when `waits` is set (else it returns at once,
 /// still noticing cancellation), and moves `now` to its deadline.

@@ -30,18 +30,19 @@
     ///   you need it.
     /// - A refused connection or an unknown host fails at once, as with `URLSession`, rather than being retried
     ///   until the deadline (AsyncHTTPClient's default).
-    /// - Redirects are followed (up to 20; a `303`, or a `301`/`302` after `POST`, continues as `GET`) and gzip and
-    ///   deflate bodies are decompressed, as `URLSession` does. A redirect to another origin (scheme, host or port)
-    ///   goes without the request's `Authorization`, `Proxy-Authorization`, `Cookie` and `Origin` (AsyncHTTPClient's
-    ///   rule).
+    /// - Redirects are followed by the transport, unless you pass `followsRedirects: false`: up to 20, no cycles; a
+    ///   `303`, or a `301`/`302` after `POST`, continues as `GET`; a `304` is returned, whatever its headers. A
+    ///   redirect to another origin (scheme, host or port) goes without the request's `Authorization`,
+    ///   `Proxy-Authorization`, `Cookie` and `Origin` (AsyncHTTPClient's rule), and one to a port over 65535 fails
+    ///   (`.other`).
+    /// - Gzip and deflate bodies are decompressed, as `URLSession` does.
     /// - The body is read into memory up to ``maximumResponseBodySize`` bytes, after decompression; a larger one
     ///   fails with the response head in the error instead of exhausting memory.
     ///
-    /// The last three are settings of ``sharedClient`` (see `HTTPClient.Configuration.tinyKit`). A client you
-    /// configure yourself does what its configuration says: start from `.tinyKit` to keep them.
-    ///
-    /// Two redirect behaviours are AsyncHTTPClient's, known issues here: a `304` carrying `Location` is followed
-    /// (URLSession returns the `304`), and a redirect to a port over 65535 traps in SwiftNIO.
+    /// The failing at once and the decompression are settings of ``sharedClient`` (see
+    /// `HTTPClient.Configuration.tinyKit`). A client you configure yourself does what its configuration says: start
+    /// from `.tinyKit` to keep them, and its redirects `.disallow`: a client that follows redirects itself follows a
+    /// `304` carrying `Location`, and traps in SwiftNIO on a redirect to a port over 65535.
     ///
     /// What it does not do, unlike `URLSession`: no cookie storage, no response cache, no proxy settings from the
     /// system, and no `httpBodyStream` (the request is refused: set `httpBody`). A request without `User-Agent` gets
@@ -64,6 +65,8 @@
         /// The largest response body, in bytes, read into memory: 10 MiB unless you say otherwise. A negative value
         /// counts as `0`: only empty bodies are accepted.
         public var maximumResponseBodySize: Int
+        /// Whether the transport follows redirects, or returns them as responses.
+        let followsRedirects: Bool
 
         /// Creates a transport that sends with `client`.
         ///
@@ -71,11 +74,14 @@
         ///   - client: ``sharedClient``, or a client you created and will shut down yourself
         ///     (`try await client.shutdown()`) after the last request.
         ///   - maximumResponseBodySize: The largest response body read into memory, in bytes.
+        ///   - followsRedirects: Whether redirects are followed (the default), or returned as responses.
         public init(
-            client: HTTPClient = sharedClient, maximumResponseBodySize: Int = Self.defaultMaximumResponseBodySize
+            client: HTTPClient = sharedClient, maximumResponseBodySize: Int = Self.defaultMaximumResponseBodySize,
+            followsRedirects: Bool = true
         ) {
             self.client = client
             self.maximumResponseBodySize = maximumResponseBodySize
+            self.followsRedirects = followsRedirects
         }
 
         /// Sends `request` and returns the response, whatever its status code.
@@ -95,10 +101,10 @@
                 let outgoing = try Self.clientRequest(for: request)
                 // AsyncHTTPClient learns of a cancellation asynchronously: do not open a connection for a cancelled task.
                 if Task.isCancelled { throw HTTPTransportError(.cancelled, request: request) }
-                // The response head must come within `timeout`; no timeout, no deadline.
-                let response = try await client.execute(
-                    outgoing, deadline: timeout.map { .now() + $0 } ?? .distantFuture)
-                let head = try Self.httpURLResponse(for: response, request: request)
+                // The response head must come within `timeout`, redirects included; no timeout, no deadline.
+                let (response, redirected) = try await execute(
+                    outgoing, deadline: timeout.map { .now() + $0 } ?? .distantFuture, request: request)
+                let head = try Self.httpURLResponse(for: response, request: request, redirected: redirected)
                 do {
                     let body = try await Self.collect(
                         response.body, upTo: limit, idle: timeout, on: client.eventLoopGroup.any())
@@ -117,6 +123,46 @@
                 }
             } catch {
                 throw Self.transportError(for: error, request: request)
+            }
+        }
+
+        /// Sends `outgoing` and, unless `followsRedirects` is off, follows its redirects as `URLSession` does: a
+        /// `301`, `302`, `303`, `307` or `308` with a `Location` to an `http` or `https` URL; at most 20, no cycles;
+        /// after a `303` (but for `HEAD`), or a `301`/`302` after `POST`, as `GET` without body; to another origin
+        /// without `Authorization`, `Proxy-Authorization`, `Cookie` and `Origin`. Each target is checked as a
+        /// request's URL is: AsyncHTTPClient's own following traps on a port over 65535 and follows a `304`.
+        ///
+        /// - Returns: The last response, and whether it came after a redirect.
+        private func execute(
+            _ first: HTTPClientRequest, deadline: NIODeadline, request: URLRequest
+        ) async throws -> (HTTPClientResponse, redirected: Bool) {
+            var outgoing = first
+            var visited = [first.url]
+            while true {
+                let response = try await client.execute(outgoing, deadline: deadline)
+                let status = response.status
+                guard followsRedirects, [301, 302, 303, 307, 308].contains(status.code),
+                    let location = response.headers.first(name: "Location"), let from = URL(string: outgoing.url),
+                    let to = URL(string: location, relativeTo: from)?.absoluteURL,
+                    ["http", "https"].contains(to.scheme?.lowercased())
+                else { return (response, visited.count > 1) }
+                guard visited.count <= 20 else { throw HTTPClientError.redirectLimitReached }
+                guard !visited.contains(to.absoluteString) else { throw HTTPClientError.redirectCycleDetected }
+                if let problem = Self.portProblem(of: to) {
+                    throw HTTPTransportError(.other, request: request, message: "a redirect was refused: \(problem)")
+                }
+                visited.append(to.absoluteString)
+                let method = outgoing.method
+                outgoing.url = to.absoluteString
+                if status == .seeOther ? method != .HEAD : method == .POST && [301, 302].contains(status.code) {
+                    (outgoing.method, outgoing.body) = (.GET, nil)
+                    for name in ["Content-Length", "Content-Type"] { outgoing.headers.remove(name: name) }
+                }
+                if (from.scheme, from.host, from.port) != (to.scheme, to.host, to.port) {
+                    for name in ["Authorization", "Proxy-Authorization", "Cookie", "Origin"] {
+                        outgoing.headers.remove(name: name)
+                    }
+                }
             }
         }
 
@@ -193,6 +239,19 @@
             var timer: Scheduled<Void>?
         }
 
+        /// What is wrong with the port of `url`, `nil` when nothing is.
+        static func portProblem(of url: URL) -> String? {
+            // SwiftNIO traps on a port an IP address cannot have, and cuts a host name's to 16 bits.
+            if let port = url.port, !(0...65_535).contains(port) { return "the port \(port) is not a TCP port" }
+            // A port too large for an `Int` parses as none, which AsyncHTTPClient reads as the scheme's default port.
+            if url.port == nil, url.absoluteString.utf8.lazy.filter({ $0 == UInt8(ascii: ":") }).count > 1,
+                let range = URLComponents(url: url, resolvingAgainstBaseURL: true)?.rangeOfPort, !range.isEmpty
+            {
+                return "the port is not a TCP port"
+            }
+            return nil
+        }
+
         /// The AsyncHTTPClient request for `request`, after the checks `URLSessionTransport` makes too.
         static func clientRequest(for request: URLRequest) throws(HTTPTransportError) -> HTTPClientRequest {
             func refuse(_ message: String) -> HTTPTransportError {
@@ -200,14 +259,7 @@
             }
             try request.validate()
             guard let url = request.url else { throw refuse("the request has no URL") }
-            // SwiftNIO traps on a port an IP address cannot have, and cuts a host name's to 16 bits.
-            if let port = url.port, !(0...65_535).contains(port) { throw refuse("the port \(port) is not a TCP port") }
-            // A port too large for an `Int` parses as none, which AsyncHTTPClient reads as the scheme's default port.
-            if url.port == nil, url.absoluteString.utf8.lazy.filter({ $0 == UInt8(ascii: ":") }).count > 1,
-                let range = URLComponents(url: url, resolvingAgainstBaseURL: true)?.rangeOfPort, !range.isEmpty
-            {
-                throw refuse("the port is not a TCP port")
-            }
+            if let problem = portProblem(of: url) { throw refuse(problem) }
             // Like URLSession: no `unix:` sockets, no other schemes AsyncHTTPClient would try.
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                 throw refuse("AsyncHTTPClientTransport sends http and https URLs only")
@@ -250,7 +302,7 @@
         /// `Set-Cookie` fields too, which `HTTPCookie.cookies(withResponseHeaderFields:for:)` splits back into one
         /// cookie each.
         static func httpURLResponse(
-            for response: HTTPClientResponse, request: URLRequest
+            for response: HTTPClientResponse, request: URLRequest, redirected: Bool = false
         ) throws(HTTPTransportError) -> HTTPURLResponse {
             // A response has a handful of fields: comparing names pairwise (ASCII, case-insensitively, in place) is
             // cheaper than lower-casing each one into a dictionary of spellings.
@@ -266,7 +318,7 @@
                 response.version == .http1_1 ? "HTTP/1.1" : "HTTP/\(response.version.major).\(response.version.minor)"
             guard
                 // Without a redirect the response's URL is the request's: skip parsing it again.
-                let url = response.history.count > 1 ? response.url : request.url,
+                let url = redirected ? response.url : request.url,
                 let head = HTTPURLResponse(
                     url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: fields)
             else {
@@ -291,7 +343,8 @@
         /// The configuration of ``AsyncHTTPClientTransport/sharedClient``: AsyncHTTPClient's
         /// `singletonConfiguration`, set to behave as `URLSession` does where a user would notice.
         ///
-        /// - Redirects: followed, at most 20, no cycles.
+        /// - Redirects: not followed by the client, so that ``AsyncHTTPClientTransport`` follows them itself and checks
+        ///   each target (AsyncHTTPClient's own following traps on a port over 65535).
         /// - Decompression: gzip and deflate. The transport's ``AsyncHTTPClientTransport/maximumResponseBodySize``
         ///   bounds the decompressed body, and a body that inflates to more than 200 times its
         ///   compressed size fails at once (`.other`), so that no single network read can inflate far past
@@ -305,7 +358,7 @@
         ///   connection to that host.
         public static var tinyKit: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
-            configuration.redirectConfiguration = .follow(max: 20, allowCycles: false)
+            configuration.redirectConfiguration = .disallow  // the transport follows them, checked
             configuration.decompression = .enabled(limit: .ratio(decompressionRatioLimit))
             configuration.timeout = .init(connect: .seconds(90), read: .seconds(90))
             configuration.connectionPool.retryConnectionEstablishment = false

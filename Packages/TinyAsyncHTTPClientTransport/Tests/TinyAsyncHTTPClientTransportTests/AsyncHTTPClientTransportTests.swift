@@ -197,14 +197,14 @@ import TinyKitTestServer
         }
     }
 
-    @Test func aClientConfiguredWithoutRedirectsReturnsTheRedirect() async throws {
+    /// The client never follows redirects (`.tinyKit` disallows them); with `followsRedirects: false` the transport
+    /// returns them too.
+    @Test func aTransportThatFollowsNoRedirectsReturnsTheRedirect() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
-        var configuration = HTTPClient.Configuration.tinyKit
-        configuration.redirectConfiguration = .disallow
 
-        try await withClient(configuration) { client in
-            let (_, response) = try await AsyncHTTPClientTransport(client: client).send(
+        try await withClient { client in
+            let (_, response) = try await AsyncHTTPClientTransport(client: client, followsRedirects: false).send(
                 URLRequest(url: server.url("/redirect?to=/echo&status=302")))
             #expect(response.statusCode == 302)
             #expect(response.value(forHTTPHeaderField: "Location") == "/echo")
@@ -395,6 +395,39 @@ import TinyKitTestServer
         let seen = try JSONDecoder().decode(RecordedRequest.self, from: body)
         #expect(seen.method == "GET")
         #expect(seen.body.isEmpty)
+    }
+
+    /// A `307` keeps the method, the body and the headers; to another origin (another port here) without
+    /// credentials; a `303` after `HEAD` stays `HEAD`.
+    @Test func redirectsKeepTheRequestAndDropCredentialsOnlyForAnotherOrigin() async throws {
+        let (first, other) = (try await TestServer.start(), try await TestServer.start())
+        defer {
+            first.stop()
+            other.stop()
+        }
+        await first.route("PUT /here", response: .redirect(to: "/echo/here", status: 307))
+        await first.route("PUT /away", response: .redirect(to: other.url("/echo/away").absoluteString, status: 307))
+        await first.route("HEAD /seen", response: .redirect(to: "/echo/seen", status: 303))
+        func send(_ path: String, _ method: TinyHTTPTransport.HTTPMethod = .put) async throws {
+            var request = URLRequest(method: method, url: first.url(path))
+            request.httpBody = method == .put ? Data("body".utf8) : nil
+            for name in ["Authorization", "Cookie", "X-Trace"] {
+                request.setValue("v-\(name)", forHTTPHeaderField: name)
+            }
+            _ = try await AsyncHTTPClientTransport.shared.send(request)
+        }
+
+        try await send("/here")
+        try await send("/away")
+        try await send("/seen", .head)
+
+        let here = try #require(first.requests.first { $0.path == "/echo/here" })
+        #expect(here.method == "PUT" && here.body == Data("body".utf8))
+        #expect(here.header("Authorization") == "v-Authorization" && here.header("Cookie") == "v-Cookie")
+        let away = try #require(other.requests.first)
+        #expect(away.method == "PUT" && away.body == Data("body".utf8) && away.header("X-Trace") == "v-X-Trace")
+        #expect(away.header("Authorization") == nil && away.header("Cookie") == nil)
+        #expect(first.requests.last.map { "\($0.method) \($0.path)" } == "HEAD /echo/seen")
     }
 
     @Test func moreThanTwentyRedirectsFail() async throws {

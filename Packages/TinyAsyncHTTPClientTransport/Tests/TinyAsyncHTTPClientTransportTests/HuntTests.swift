@@ -69,6 +69,20 @@ import TinyKitTestServer
         }
     }
 
+    /// The same, framed as chunks: no `Content-Length` tells it is empty.
+    @Test func anEmptyChunkedBodyMarkedGzipIsAnEmptyBody() async throws {
+        let reply = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+        let server = try RawSocketServer.start([.send(Data(reply.utf8)), .pause(0.5)])
+        defer { server.stop() }
+
+        try await withClient { client in
+            let (body, response) = try await AsyncHTTPClientTransport(client: client).send(
+                URLRequest(url: server.url("/empty")))
+            #expect(body.isEmpty)
+            #expect(response.statusCode == 200)
+        }
+    }
+
     /// `maximumResponseBodySize` bounds the body after decompression (its documentation). Without a timeout
     /// (`timeoutInterval` 0) the body is read by `HTTPClientResponse.Body.collect(upTo:)`, which first compares the
     /// `Content-Length`, the compressed size, with the limit: a 2-byte body gzip-compressed to 25 bytes was refused

@@ -91,7 +91,8 @@ public struct FileResponseStore: ResponseStore {
     }
 
     /// Writes `body` and `response` atomically to the file of `request`, unless the response says `no-store` or varies
-    /// with request headers, or the request carries credentials that may not be stored; a failed write is logged.
+    /// with request headers, or the request carries credentials that may not be stored: then the file of an earlier
+    /// answer is removed, which is no longer the last one seen. A failed write or removal is logged.
     public func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {
         let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")?.lowercased() ?? ""
         // Kept by method, URL, body, Accept and Accept-Language (and decompressed): an answer that depends on other
@@ -100,9 +101,12 @@ public struct FileResponseStore: ResponseStore {
             !["accept-encoding", "accept", "accept-language"].contains(
                 $0.trimmingCharacters(in: .whitespaces).lowercased())
         }
-        guard let (key, file, credentialed) = location(of: request), !cacheControl.contains("no-store"), !varies,
-            storesCredentialedRequests || !credentialed
-        else { return }
+        guard let (key, file, credentialed) = location(of: request) else { return }
+        guard !cacheControl.contains("no-store"), !varies, storesCredentialedRequests || !credentialed else {
+            guard FileManager.default.fileExists(atPath: file.path) else { return }
+            do { try FileManager.default.removeItem(at: file) } catch { log("could not remove \(file.path): \(error)") }
+            return
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             // Without `Set-Cookie`: a session cookie has no business in a file (nothing restored applies it anyway).

@@ -30,8 +30,10 @@ extension Endpoint where A: Sendable {
         await store.restore(for: request) { Kept(value: try parse($0, $1).get(), response: $1) }
     }
 
-    /// Loads `endpoint`, off the main actor. With a `kept` value, the request asks whether it changed (its
-    /// `ETag` as `If-None-Match`, its `Last-Modified` as `If-Modified-Since`), and a `304` keeps it undecoded.
+    /// Loads `endpoint`, off the main actor. With a `kept` value, a `GET` or `HEAD` asks whether it changed (its
+    /// `ETag` as `If-None-Match`, its `Last-Modified` as `If-Modified-Since`), and a `304` keeps it undecoded. Other
+    /// methods reload plainly: on them `If-None-Match` means "only if nothing matches" (RFC 9110 §13.1.2), which a
+    /// server answers `412` when nothing changed.
     /// Returns what to keep, fresh for `maximumAge` (else as the response says) from `now()`, and the new body
     /// (`nil` after a `304`).
     func fetch(
@@ -40,7 +42,9 @@ extension Endpoint where A: Sendable {
     ) async throws -> (kept: Kept<A>, body: Data?) {
         if let requestError { throw requestError }
         var request = self.request
-        for (validator, condition) in [("ETag", "If-None-Match"), ("Last-Modified", "If-Modified-Since")] {
+        let conditional = request.method == .get || request.method == .head
+        for (validator, condition) in [("ETag", "If-None-Match"), ("Last-Modified", "If-Modified-Since")]
+        where conditional {
             guard let value = kept?.response.value(forHTTPHeaderField: validator) else { continue }
             request.setValue(value, forHTTPHeaderField: condition)
             // URLSession's own cache must neither answer this request nor turn its `304` into a cached `200`.
@@ -49,7 +53,7 @@ extension Endpoint where A: Sendable {
         let (body, response) = try await transport.send(request)
         // A 304 keeps `kept` undecoded; any other response (or a 304 with nothing kept) goes through the status check
         // and the parse of every load (`Endpoint.result`).
-        let confirmed = response.statusCode == 304 ? kept : nil
+        let confirmed = response.statusCode == 304 && conditional ? kept : nil
         var next =
             try confirmed.map { Kept(value: $0.value, response: $0.response.updated(by: response)) }
             ?? Kept(value: result(data: body, response: response).get(), response: response)
@@ -88,9 +92,11 @@ extension HTTPURLResponse {
 
     /// The response a `304` confirmed, with the `304`'s header fields in place of its own (RFC 9111 §4.3.4): a new
     /// `ETag`, `Cache-Control`, `Expires` or `Date` counts from now on. `Content-Length` stays, `Age` goes (the stored
-    /// one is no longer the answer's age).
+    /// one is no longer the answer's age), and so does the `Date` when the `304` has none: it is dated when it came
+    /// (RFC 9110 §6.6.1), so that an `Expires` counts from now, not from the old `Date` again.
     func updated(by notModified: HTTPURLResponse) -> HTTPURLResponse {
-        let kept = fields.filter { $0.key != "Age" }  // no longer the answer's age
+        let dated = notModified.value(forHTTPHeaderField: "Date") != nil
+        let kept = fields.filter { $0.key != "Age" && (dated || $0.key.lowercased() != "date") }
         let fields = kept.merging(notModified.fields.filter { $0.key.lowercased() != "content-length" }) { $1 }
         return url.flatMap { HTTPURLResponse(url: $0, statusCode: statusCode, httpVersion: nil, headerFields: fields) }
             ?? self

@@ -95,10 +95,10 @@ import TinyRequestState
     ///     loads again; `nil`, the default, keeps a value until ``load()`` or ``clear()``.
     ///     Without it, the response's `Cache-Control` or `Expires` decides.
     ///   - store: Where the last good response is kept across launches; `nil`, the default, keeps it in memory only.
-    ///   - cancelsUnobservedLoadAfter: When set, a load in flight is cancelled once at least this long (at most twice
-    ///     this: it is checked at that interval) has passed since its last observer went away, and the state goes
-    ///     back to the last value (or `.idle`). `nil`, the default, lets every load finish: a shared endpoint's next screen, or a prefetch with
-    ///     no observer at all, gets the answer.
+    ///   - cancelsUnobservedLoadAfter: When set, a load in flight is cancelled once at least this long (at least
+    ///     0.1 s; at most twice this: it is checked at that interval) has passed since its last observer went away, and
+    ///     the state goes back to the last value (or `.idle`). `nil`, the default, lets every load finish: a shared
+    ///     endpoint's next screen, or a prefetch with no observer at all, gets the answer.
     ///   - clock: The clock `maximumAge` and the grace period are measured on; inject one in tests.
     public nonisolated init(
         endpoint: Endpoint<A>, transport: any HTTPTransport = URLSessionTransport.shared, maximumAge: Duration? = nil,
@@ -106,7 +106,9 @@ import TinyRequestState
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         (self.endpoint, self.transport, self.maximumAge, self.store) = (endpoint, transport, maximumAge, store)
-        (self.unobservedLoadGracePeriod, self.clock) = (cancelsUnobservedLoadAfter, clock)
+        // Checked at that interval: one of no time would check again and again on the main actor.
+        unobservedLoadGracePeriod = cancelsUnobservedLoadAfter.map { max($0, .milliseconds(100)) }
+        self.clock = clock
         elapsed = stopwatch(clock)
         let restored = store.map { store in Task { await endpoint.restore(from: store) } }
         self.restored = restored

@@ -102,10 +102,8 @@ final class PreconditionServer: HTTPTransport {
         await endpoint.task?.value
 
         let reload = try #require(server.requests.last)
-        withKnownIssue("a POST's reload carries If-None-Match, which a compliant server answers with 412") {
-            #expect(reload.value(forHTTPHeaderField: "If-None-Match") == nil)
-            #expect(endpoint.state == .success("results"), "\(endpoint.state)")
-        }
+        #expect(reload.value(forHTTPHeaderField: "If-None-Match") == nil)
+        #expect(endpoint.state == .success("results"), "\(endpoint.state)")
         #expect(endpoint.value == "results")
     }
 
@@ -117,9 +115,7 @@ final class PreconditionServer: HTTPTransport {
 
         let again = await Result { try await cache.value() }
 
-        withKnownIssue("a POST's revalidation carries If-None-Match, which a compliant server answers with 412") {
-            #expect((try? again.get()) == "results", "\(again)")
-        }
+        #expect((try? again.get()) == "results", "\(again)")
         #expect(server.requests.count == 2)
     }
 
@@ -157,9 +153,7 @@ final class PreconditionServer: HTTPTransport {
         endpoint.loadIfNeeded()  // its Expires passed an hour ago: it should revalidate again
         await endpoint.task?.value
 
-        withKnownIssue("a Date-less 304 counts the confirmed response's Expires − Date again from now") {
-            #expect(mock.requests.count == 3)
-        }
+        #expect(mock.requests.count == 3)
     }
 
     // MARK: What the store offers after an answer it does not write
@@ -186,9 +180,7 @@ final class PreconditionServer: HTTPTransport {
         relaunched.load()
         await relaunched.task?.value
 
-        withKnownIssue("the file of the answer before a no-store one stays and is offered at every launch") {
-            #expect(relaunched.value == nil, "offered \(String(describing: relaunched.value)), the answer before v2")
-        }
+        #expect(relaunched.value == nil, "offered \(String(describing: relaunched.value)), the answer before v2")
     }
 
     // MARK: The grace period of an unobserved load
@@ -209,9 +201,7 @@ final class PreconditionServer: HTTPTransport {
 
         for _ in 0..<1_000 { await Task.yield() }  // the main actor is otherwise idle; no time passes on the clock
 
-        withKnownIssue("a zero grace period polls the main actor in a loop for as long as the load runs") {
-            #expect(clock.immediateSleeps <= 2, "\(clock.immediateSleeps) checks while no time passed")
-        }
+        #expect(clock.immediateSleeps <= 2, "\(clock.immediateSleeps) checks while no time passed")
         #expect(endpoint.state == .loading)
         transport.release()
         await load.value

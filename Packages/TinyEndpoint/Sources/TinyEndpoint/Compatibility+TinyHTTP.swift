@@ -47,6 +47,7 @@ extension Endpoint {
                     try validateResponse(response)
                 } catch var error as HTTPTransportError {
                     error.request = error.request ?? request
+                    error.response = error.response ?? response
                     error.body = error.body ?? data
                     throw error
                 }

@@ -47,7 +47,7 @@ extension Endpoint where A: DecodableResult {
         query: [String: String] = [:], decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder(),
         checksContentType: Bool = true
     ) {
-        let prepared = body.map(encoder.requestBody)
+        let prepared = encoder.requestBody(body)
         self.init(
             method, url: url, accept: accept, contentType: prepared?.contentType, body: prepared?.body,
             headers: headers, expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query,
@@ -88,7 +88,7 @@ extension Endpoint where A == Void {
         query: [String: String] = [:], encoder: JSONEncoder = JSONEncoder()
     ) {
         // A failure is no body here and the requestError below, thrown before anything is sent.
-        let prepared = body.map(encoder.requestBody)
+        let prepared = encoder.requestBody(body)
         self.init(
             method, url: url, accept: accept, contentType: prepared?.contentType, body: prepared?.body,
             headers: headers, expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query)
@@ -133,6 +133,15 @@ extension Optional: EmptyBodyDecodable {
 
 /// `""`, the value an empty body decodes to as text.
 extension String: EmptyBodyDecodable {}
+
+/// An optional, whatever it wraps: whether it is `nil`.
+protocol NoneTestable {
+    var isNone: Bool { get }
+}
+
+extension Optional: NoneTestable {
+    var isNone: Bool { self == nil }
+}
 
 extension JSONDecoder {
     /// Decodes a response body as JSON: TinyHTTP's decode function, to pass as an endpoint's `decodeResponse`.
@@ -245,7 +254,10 @@ extension JSONEncoder {
     /// A request body and its `Content-Type`: `Data` and `String` as they are (``rawRequestBody(_:)``), any other
     /// value encoded as JSON. A value that cannot be encoded is no body, `application/json`, and the error, for the
     /// endpoint to keep as its ``Endpoint/requestError``.
-    func requestBody<B: Encodable>(_ body: B) -> (body: Data?, contentType: ContentType, error: EndpointError?) {
+    /// The body to send for `body`, its content type and the error encoding it failed with; `nil` for a `nil`
+    /// optional, also one passed through generic code as a `B` that is itself optional (`.some(nil)`).
+    func requestBody<B: Encodable>(_ body: B?) -> (body: Data?, contentType: ContentType, error: EndpointError?)? {
+        guard let body, (body as? any NoneTestable)?.isNone != true else { return nil }
         if let (data, contentType) = rawRequestBody(body) { return (data, contentType, nil) }
         do { return (try encodeBody(body), .json, nil) } catch { return (nil, .json, error) }
     }

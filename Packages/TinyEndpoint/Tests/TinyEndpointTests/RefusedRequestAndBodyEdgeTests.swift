@@ -5,14 +5,14 @@ import TinyHTTPTransport
 @testable import TinyEndpoint
 
 /// Requests that must fail before anything is sent, and request bodies passed through generic code: edge cases found
-/// by the endpoint hunt (open ones are marked with `withKnownIssue`).
+/// by the endpoint hunt.
 @Suite(.timeLimit(.minutes(1))) struct RefusedRequestAndBodyEdgeTests {
     #if canImport(FoundationNetworking)
         /// "An endpoint with a `requestError` fails with it on every one of them [the `URLSession` entries], and
         /// nothing is sent" (README, "Loading"). On Linux the refusal is reported through a placeholder data task
-        /// made for the request's own URL and cancelled at once (URLSession+Send.swift, `makeDataTask`); for a URL
+        /// cancelled at once (URLSession+Send.swift, `makeDataTask`). It was made for the request's own URL: for one
         /// FoundationNetworking has no protocol for, such as an upper-case `HTTPS://` (which TinyKit otherwise sends
-        /// as `https://`), that task never calls its completion handler: the callback never comes.
+        /// as `https://`), that task never called its completion handler, and the callback never came.
         @Test func anEndpointThatCannotBeSentFailsOnTheCallbackEntriesWhateverTheCaseOfItsScheme() async throws {
             let lower = Endpoint<()>(json: .put, url: try requireURL("https://127.0.0.1:1/me"), body: Reading.nan)
             let upper = Endpoint<()>(json: .put, url: try requireURL("HTTPS://127.0.0.1:1/me"), body: Reading.nan)
@@ -25,16 +25,14 @@ import TinyHTTPTransport
             async let upperLoad = firstCallback { done in URLSession.shared.load(upper, onComplete: done) }
             let (lowerResult, upperTaskResult, upperLoadResult) = await (lowerTask, upperTask, upperLoad)
             #expect(isEncodingFailure(lowerResult), "\(String(describing: lowerResult))")
-            withKnownIssue("a refused request to an upper-case HTTPS:// URL never calls back on Linux") {
-                #expect(isEncodingFailure(upperTaskResult), "\(String(describing: upperTaskResult))")
-                #expect(isEncodingFailure(upperLoadResult), "\(String(describing: upperLoadResult))")
-            }
+            #expect(isEncodingFailure(upperTaskResult), "\(String(describing: upperTaskResult))")
+            #expect(isEncodingFailure(upperLoadResult), "\(String(describing: upperLoadResult))")
         }
 
         /// The same placeholder serves a request that `URLRequest.validate()` refuses ("fails with that error":
         /// `URLSessionTransport`, `URLSession.send`): a header value with CR/LF sent to `HTTPS://`, or a request without
-        /// a URL (its placeholder is `file:///`), never returns from `load`, and cancelling the awaiting task does
-        /// not end it either (the placeholder task is not recorded for the cancellation handler): the task is leaked.
+        /// a URL (its placeholder was `file:///`), never returned from `load`, and cancelling the awaiting task did
+        /// not end it either (the placeholder task is not recorded for the cancellation handler): the task leaked.
         @Test func aRequestTheSendPathRefusesFailsAtOnceOnTheAsyncEntries() async throws {
             let lower = Endpoint<()>(.get, url: try requireURL("https://127.0.0.1:1/x"), headers: ["X-Note": "a\r\nb"])
             let upper = lower.sent(to: try requireURL("HTTPS://127.0.0.1:1/x"))
@@ -46,21 +44,19 @@ import TinyHTTPTransport
             async let noURLTransport = firstResult { try await URLSessionTransport.shared.load(noURL) }
             let results = await (lowerResult, upperTransport, upperSession, upperCancelled, noURLTransport)
             #expect(invalidRequestMessage(results.0)?.contains("X-Note") == true, "\(String(describing: results.0))")
-            withKnownIssue("a refused request to an upper-case HTTPS:// URL or without a URL never returns on Linux") {
-                #expect(
-                    invalidRequestMessage(results.1)?.contains("X-Note") == true, "\(String(describing: results.1))")
-                #expect(
-                    invalidRequestMessage(results.2)?.contains("X-Note") == true, "\(String(describing: results.2))")
-                #expect(results.3 != nil, "a cancelled load of a refused request never returned")
-                #expect(
-                    invalidRequestMessage(results.4) == "the request has no URL", "\(String(describing: results.4))")
-            }
+            #expect(
+                invalidRequestMessage(results.1)?.contains("X-Note") == true, "\(String(describing: results.1))")
+            #expect(
+                invalidRequestMessage(results.2)?.contains("X-Note") == true, "\(String(describing: results.2))")
+            #expect(results.3 != nil, "a cancelled load of a refused request never returned")
+            #expect(
+                invalidRequestMessage(results.4) == "the request has no URL", "\(String(describing: results.4))")
         }
     #endif
 
     /// "No body (the default, or an optional that is `nil`) sends no body and no `Content-Type` (not `null`)". An
     /// optional that reaches the initialiser through generic code (`B` is then `String?`, the argument `.some(nil)`)
-    /// is encoded instead: the request carries the JSON `null` as `application/json`.
+    /// was encoded instead: the request carried the JSON `null` as `application/json`.
     @Test func aNilOptionalPassedThroughGenericCodeSendsNoBody() throws {
         func update<Body: Encodable>(_ body: Body) throws -> Endpoint<()> {
             Endpoint(json: .put, url: try apiURL("/me/nickname"), body: body)
@@ -69,17 +65,15 @@ import TinyHTTPTransport
         let direct = Endpoint<()>(json: .put, url: try apiURL("/me/nickname"), body: nickname)
         #expect(direct.request.httpBody == nil)
         let generic = try update(nickname)
-        withKnownIssue("a nil optional passed through a generic Body is sent as the JSON null") {
-            #expect(generic.request.httpBody == nil, "\(generic.request.httpBody?.text ?? "")")
-            #expect(generic.request.value(forHTTPHeaderField: "Content-Type") == nil)
-        }
+        #expect(generic.request.httpBody == nil, "\(generic.request.httpBody?.text ?? "")")
+        #expect(generic.request.value(forHTTPHeaderField: "Content-Type") == nil)
         // A value in the same optional is sent as it is, as a `String` body is.
         #expect(try update(Optional("Ada")).request.httpBody?.text == "Ada")
     }
 
     /// TinyHTTP's `validateResponse` may throw an `HTTPTransportError`; the endpoint fills in what that error leaves
-    /// out (the request and the body, Compatibility+TinyHTTP.swift) but not the response it validated, so
-    /// `error.response` (status, headers such as `Retry-After`) is `nil` although the response is at hand.
+    /// out (the request and the body, Compatibility+TinyHTTP.swift), and the response it validated: `error.response`
+    /// (status, headers such as `Retry-After`) was `nil` although the response was at hand.
     @Test func aValidationErrorWithoutAResponseGetsTheOneValidated() throws {
         let request = URLRequest(url: try apiURL("/teapot"))
         let endpoint = Endpoint<Int>(
@@ -94,9 +88,7 @@ import TinyHTTPTransport
         }
         #expect(error.request == request)
         #expect(error.body?.text == "short and stout")
-        withKnownIssue("the response is not added to an HTTPTransportError thrown by validateResponse") {
-            #expect(error.response?.value(forHTTPHeaderField: "Retry-After") == "5")
-        }
+        #expect(error.response?.value(forHTTPHeaderField: "Retry-After") == "5")
     }
 }
 

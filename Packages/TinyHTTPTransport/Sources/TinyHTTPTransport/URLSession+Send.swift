@@ -62,8 +62,10 @@ extension URLSession: HTTPTransport {
             if let refusal { throw refusal }
             try request.validate()
         } catch {
-            // A task only to hand back, cancelled before anyone can resume it; its URL is never contacted.
-            let placeholder = request.url ?? URL(fileURLWithPath: "/")
+            // A task only to hand back, cancelled before anyone can resume it; its URL is never contacted. An http
+            // one: FoundationNetworking never ends a task it has no protocol for (`HTTPS://`, `file:`), even cancelled.
+            let url = request.url.flatMap { ["http", "https"].contains($0.scheme) ? $0 : nil }
+            let placeholder = url ?? URL(string: "http://refused.invalid/") ?? URL(fileURLWithPath: "/")
             let task = session.dataTask(with: placeholder) { _, _, _ in completion(.failure(error)) }
             task.cancel()
             return task

@@ -25,27 +25,35 @@ public struct Effect<Action: Sendable>: Sendable {
 
     /// Runs `operation` off the main actor and sends back the action it returns, if any.
     public static func run(_ operation: @escaping @Sendable () async throws -> Action?) -> Self {
-        Self(work: EffectWork(operation: operation, id: nil))
+        Self(work: EffectWork(operation: operation, ids: []))
     }
 
     /// Cancels the effects running under `id`.
-    public static func cancel(id: some Hashable & Sendable) -> Self { Self(work: EffectWork(operation: nil, id: id)) }
+    public static func cancel(id: some Hashable & Sendable) -> Self {
+        Self(work: EffectWork(operation: nil, ids: [id]))
+    }
 
-    /// This effect under `id`: starting it cancels the effects running under `id` first, and ``cancel(id:)`` stops it.
-    /// `.none` and a `.cancel(id:)` are returned as they are.
+    /// This effect under `id` too: starting it cancels the effects running under `id` first, and ``cancel(id:)``
+    /// stops it. Ids of different types are different ids, whatever their values (`1` is not `UInt64(1)`). `.none`
+    /// and a `.cancel(id:)` are returned as they are.
     public func cancellable(id: some Hashable & Sendable) -> Self {
-        guard let operation = work?.operation else { return self }  // `.none` and `.cancel(id:)` stay what they are
-        return Self(work: EffectWork(operation: operation, id: id))
+        guard let work, let operation = work.operation else { return self }  // `.none` and `.cancel(id:)` stay
+        return Self(work: EffectWork(operation: operation, ids: work.ids + [id]))
     }
 }
 
-/// What an ``Effect`` other than `.none` does: an operation returning an `Action?` (typed `any Sendable` here), an
-/// id, or both.
+/// What an ``Effect`` other than `.none` does: an operation returning an `Action?` (typed `any Sendable` here), ids,
+/// or both.
 final class EffectWork: Sendable {
     let operation: (@Sendable () async throws -> (any Sendable)?)?
-    let id: (any Hashable & Sendable)?
+    let ids: [any Hashable & Sendable]
 
-    init(operation: (@Sendable () async throws -> (any Sendable)?)?, id: (any Hashable & Sendable)?) {
-        (self.operation, self.id) = (operation, id)
+    init(operation: (@Sendable () async throws -> (any Sendable)?)?, ids: [any Hashable & Sendable]) {
+        (self.operation, self.ids) = (operation, ids)
+    }
+
+    /// Whether this work is under `id`: one of its ids of the same type and value.
+    func isMarked(_ id: any Hashable & Sendable) -> Bool {
+        ids.contains { type(of: $0) == type(of: id) && AnyHashable($0) == AnyHashable(id) }
     }
 }

@@ -35,11 +35,13 @@ public final class Store<F: Feature>: Observable {
     /// Recorded with each effect started from now on and inherited by the effects of the actions it sends back (for
     /// `TestStore`: where the action was sent).
     package var origin: (any Sendable)?
-    /// The running effects, oldest first: the action that started each, ``origin`` at its start, its id and task.
+    /// The running effects, oldest first: the action that started each, ``origin`` at its start, its ids, task and
+    /// operation.
     package private(set) var effects: [RunningEffect] = []
-    /// A running effect; its task also waits for the effects of the action it sends back.
+    /// A running effect; its task then runs the effect of the action it sends back (and so on), as a new record.
     package typealias RunningEffect = (
-        action: F.Action, origin: (any Sendable)?, id: (any Hashable & Sendable)?, serial: Int, task: Task<Void, Never>
+        action: F.Action, origin: (any Sendable)?, ids: [any Hashable & Sendable], serial: Int, task: Task<Void, Never>,
+        operation: @Sendable () async throws -> (any Sendable)?
     )
 
     private var current: F.State
@@ -92,17 +94,23 @@ public final class Store<F: Feature>: Observable {
     /// - Returns: A handle to await or cancel the effect and those of the actions it sends back.
     @discardableResult
     public func send(_ action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)? = nil) -> StoreTask {
+        apply(action) { start($0, of: action, catch: handler) } ?? StoreTask(task: nil)
+    }
+
+    /// Applies `action` and, before observers hear of the change, `start`s its effect: an action one sends starts its
+    /// effect after this one's (and its `.cancel(id:)` reaches it), in the order the actions were sent. `nil` when the
+    /// reducer throws (reported) or the action has no effect.
+    private func apply<Started>(_ action: F.Action, start: (EffectWork) -> Started?) -> Started? {
         var newState = current
         do { try F.reducer(state: &newState, action: action) } catch {
-            return report(error, of: action, origin: .reducer)
+            report(error, of: action, origin: .reducer)
+            return nil
         }
         current = newState
         changes.changed()  // after the change: observers told of it read the new state
-        // Started before observers hear of the change: an action one sends starts its effect after this one's (and
-        // its `.cancel(id:)` reaches it), in the order the actions were sent.
-        let task = F.effect(for: action, state: newState).work.map { start($0, of: action, catch: handler) }
+        let started = F.effect(for: action, state: newState).work.flatMap(start)
         if hasObservers { deliver(newState) }
-        return task ?? StoreTask(task: nil)
+        return started
     }
 
     /// Hands `state` to the observers registered now from `first` on (all, or a new one for its first call), in order.
@@ -123,45 +131,64 @@ public final class Store<F: Feature>: Observable {
 
     /// Reports an error to ``onError`` (out of line: its generic types would cost every `send` tens of nanoseconds).
     @inline(never)
-    private func report(_ error: any Error, of action: F.Action, origin: StoreError<F.Action>.Origin) -> StoreTask {
+    private func report(_ error: any Error, of action: F.Action, origin: StoreError<F.Action>.Origin) {
         onError(StoreError(action: action, origin: origin, error: error))
-        return StoreTask(task: nil)
     }
 
+    /// Starts `effect` in a task that then runs the effect of the action it sends back, and so on: one task for the
+    /// chain, so that cancelling it takes one step whatever its length, and an effect that ended lets go of what it
+    /// captured. (A task per effect awaiting the next nested them.)
     private func start(
         _ effect: EffectWork, of action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?
-    ) -> StoreTask {
-        let id = effect.id.map { AnyHashable($0) }
-        for running in effects where id != nil && running.id.map({ AnyHashable($0) }) == id { running.task.cancel() }
-        guard let operation = effect.operation else { return StoreTask(task: nil) }
+    ) -> StoreTask? {
+        guard let operation = begin(effect) else { return nil }
         let serial = (effects.last?.serial ?? 0) + 1  // unique among the running effects, which are in serial order
         let task = Task { [weak self, origin = self.origin] in
-            let result: Result<F.Action?, any Error>
-            do { result = .success(try await operation() as? F.Action) } catch { result = .failure(error) }
-            let followUp = self?.end(serial, with: result, of: action, origin: origin, catch: handler)
-            await followUp?.finish()  // without holding the store
+            var (serial, handler) = (serial, handler)
+            // Each operation is read from its record, which its end removes: an effect that ended is let go.
+            while let effect = self?.effects.first(where: { $0.serial == serial }) {
+                let result: Result<F.Action?, any Error>
+                do { result = .success(try await effect.operation() as? F.Action) } catch { result = .failure(error) }
+                guard let next = self?.end(effect, with: result, origin: origin, catch: handler) else { return }
+                (serial, handler) = (next, nil)  // the handler covers the first action's effect only
+            }
         }
-        effects.append((action, origin, effect.id, serial, task))
+        effects.append((action, origin, effect.ids, serial, task, operation))
         return StoreTask(task: task)
     }
 
+    /// Cancels the effects running under any of `effect`'s ids; returns its operation, `nil` for `.cancel(id:)`.
+    private func begin(_ effect: EffectWork) -> (@Sendable () async throws -> (any Sendable)?)? {
+        for running in effects where running.ids.contains(where: effect.isMarked) { running.task.cancel() }
+        return effect.operation
+    }
+
     /// Ends an effect: sends back the action it returned, or the `catch` handler's action for its error (an error
-    /// without handler is reported); a cancelled effect sends nothing. Returns the effects of the action sent back.
+    /// without handler is reported); a cancelled effect sends nothing. Returns the serial of the effect of the action
+    /// sent back, to run next in the same task.
     private func end(
-        _ serial: Int, with result: Result<F.Action?, any Error>, of action: F.Action, origin: (any Sendable)?,
+        _ effect: RunningEffect, with result: Result<F.Action?, any Error>, origin: (any Sendable)?,
         catch handler: (@Sendable (any Error) -> F.Action)?
-    ) -> StoreTask? {
-        effects.removeAll { $0.serial == serial }
+    ) -> Int? {
+        let action = effect.action
+        effects.removeAll { $0.serial == effect.serial }
         self.origin = origin
         var next: F.Action?
         switch result {
         case _ where Task.isCancelled, .failure(is CancellationError): break
         case .success(let action): next = action
         case .failure(let error) where handler != nil: next = handler?(error)
-        case .failure(let error): _ = report(error, of: action, origin: .effect)
+        case .failure(let error): report(error, of: action, origin: .effect)
         }
         defer { onEffectEnd?(next.map { ($0, current) }) }  // once the action sent back has changed the state
-        return next.map { send($0) }
+        guard let next else { return nil }
+        return apply(next) { work in
+            begin(work).map { operation in
+                let serial = (effects.last?.serial ?? 0) + 1
+                effects.append((next, origin, work.ids, serial, effect.task, operation))
+                return serial
+            }
+        }
     }
 
     /// A registered callback: the ``StoreObservation`` returned for it, which the store holds weakly.

@@ -219,7 +219,8 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     /// timer when the time is up.
     private func wait(_ timeout: Duration?, until condition: () -> Bool) async -> Duration? {
         let timeout = timeout ?? self.timeout
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        // At most about 95 years: `Task.sleep(until:)` traps on a deadline of more nanoseconds than an `Int64` holds.
+        let deadline = ContinuousClock.now.advanced(by: min(timeout, .seconds(3_000_000_000)))
         let timer = Task { [weak self] in
             try await Task.sleep(until: deadline, clock: .continuous)
             self?.wake()

@@ -101,7 +101,10 @@ public struct MockFiles: Sendable {
         guard file.deletingLastPathComponent().path == directory.path,
             let realFile = Self.realPath(file.path), let realDirectory = Self.realPath(directory.path)
         else { return nil }
-        guard realFile.hasPrefix(realDirectory.hasSuffix("/") ? realDirectory : realDirectory + "/") else {
+        // Compared as bytes: file names are bytes, and `hasPrefix` takes canonically equivalent names (`é`, `e` + `´`)
+        // for one.
+        let inside = Array((realDirectory.hasSuffix("/") ? realDirectory : realDirectory + "/").utf8)
+        guard Array(realFile.utf8).starts(with: inside) else {
             throw MockError.unsafePath(
                 path: path, reason: "its mock file \(name) is a link to \(realFile), outside the mock directory")
         }

@@ -49,7 +49,8 @@ public final class MockTransport: HTTPTransport, Sendable {
         let method: HTTPMethod
         /// The decoded path segments.
         let path: [String]
-        let query: [String: String]
+        /// The query items it requires, decoded (or as written where that is not UTF-8), in order.
+        let query: [(name: String, value: String)]
         let delay: Duration?
         let responses: [MockResponse]
         var calls = 0
@@ -58,7 +59,7 @@ public final class MockTransport: HTTPTransport, Sendable {
 
         /// The route as `"GET /users"` or `"GET /search?q=swift"`.
         var label: String {
-            let query = query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+            let query = query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
             return "\(method) \(MockTransport.path(of: path))" + (query.isEmpty ? "" : "?" + query)
         }
     }
@@ -103,8 +104,16 @@ public final class MockTransport: HTTPTransport, Sendable {
     private static func segments(of pattern: String) -> [String] { segments(of: pattern.split(separator: "/")) }
 
     /// Percent-encoded segments decoded, or kept as written where that is not UTF-8 (`%E9`).
-    private static func segments(of written: [Substring]) -> [String] {
-        written.map { $0.removingPercentEncoding ?? String($0) }
+    private static func segments(of written: [Substring]) -> [String] { written.map(decoded) }
+
+    /// Percent-encoded text decoded, or kept as written where that is not UTF-8 (`%E9`).
+    private static func decoded(_ written: some StringProtocol) -> String {
+        written.removingPercentEncoding ?? String(written)
+    }
+
+    /// The query items of `components` as ``decoded(_:)`` reads them, a bare name (`?flag`) as the empty value.
+    private static func queryItems(of components: URLComponents?) -> [(name: String, value: String)] {
+        (components?.percentEncodedQueryItems ?? []).map { (decoded($0.name), decoded($0.value ?? "")) }
     }
 
     /// Makes requests matching `method`, `path` and `query` answer `response`, then `more` on successive calls;
@@ -129,12 +138,13 @@ public final class MockTransport: HTTPTransport, Sendable {
         _ method: HTTPMethod, _ path: String, query: [String: String] = [:], delay: Duration? = nil,
         _ response: MockResponse, _ more: MockResponse...
     ) {
-        // A query written in the path (`"/search?q=swift"`) is matched as `query` is.
-        let (pathOnly, written) = (path.prefix { $0 != "?" }, URLComponents(string: String(path.drop { $0 != "?" })))
-        let items = (written?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        // A query written in the path (`"/search?q=swift"`) is matched as `query` is; a fragment is no part of it.
+        let pathOnly = path.prefix { $0 != "?" && $0 != "#" }
+        let written = Self.queryItems(of: URLComponents(string: String(path.drop { $0 != "?" })))
+        let given = query.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         let route = Route(
             method: method, path: Self.segments(of: String(pathOnly)),
-            query: query.merging(items) { given, _ in given }, delay: delay, responses: [response] + more)
+            query: given + written.filter { query[$0.name] == nil }, delay: delay, responses: [response] + more)
         state.withLock { $0.routes.append(route) }
     }
 
@@ -164,7 +174,7 @@ public final class MockTransport: HTTPTransport, Sendable {
             let base = path.starts(with: basePath) ? basePath.count : 0
             path.removeFirst(base)
             // Answers are taken in the order requests arrive, whatever their delays.
-            let route = nextRouteAnswer(method: method, path: path, query: components?.queryItems ?? [])
+            let route = nextRouteAnswer(method: method, path: path, query: Self.queryItems(of: components))
             let response = try route?.response ?? fileResponse(method: method, path: path, written: written[base...])
             do {
                 try await wait(route?.delay ?? delay, for: request)
@@ -200,7 +210,8 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// of 292).
     private func wait(_ delay: Duration, for request: URLRequest) async throws {
         let seconds = request.timeoutInterval
-        let timeout = seconds > 0 && seconds < 3e9 ? Duration.seconds(seconds) : nil
+        // In whole nanoseconds: the `Double` 2.3 is just under 2.3 s, and a delay of 2300 ms must answer.
+        let timeout = seconds > 0 && seconds < 3e9 ? Duration.nanoseconds(Int64((seconds * 1e9).rounded())) : nil
         if delay > .zero { try await clock.sleep(for: min(delay, timeout ?? .seconds(3e9))) }
         try Task.checkCancellation()
         if let timeout, delay > timeout { throw URLError(.timedOut) }
@@ -209,7 +220,7 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// The answer of the best matching route, advancing its sequence, with its delay and where it was taken from
     /// (the route's index: routes are only ever added, and the call it answers); `nil` when no route matches.
     private func nextRouteAnswer(
-        method: HTTPMethod, path: [String], query: [URLQueryItem]
+        method: HTTPMethod, path: [String], query: [(name: String, value: String)]
     ) -> (index: Int, call: Int, response: MockResponse, delay: Duration?)? {
         state.withLock { state in
             // The matching route naming the most query items; among those, the one registered last. A bare `?flag`
@@ -217,9 +228,7 @@ public final class MockTransport: HTTPTransport, Sendable {
             let best = state.routes.indices.filter { index in
                 let route = state.routes[index]
                 return route.method == method && route.path == path
-                    && route.query.allSatisfy { name, value in
-                        query.contains { $0.name == name && ($0.value ?? "") == value }
-                    }
+                    && route.query.allSatisfy { item in query.contains { $0 == item } }
             }.max { (state.routes[$0].query.count, $0) < (state.routes[$1].query.count, $1) }
             guard let best else { return nil }
             let route = state.routes[best]
@@ -230,9 +239,13 @@ public final class MockTransport: HTTPTransport, Sendable {
         }
     }
 
-    /// Decoded segments as a path for messages, a `/` inside a segment written `%2F`.
+    /// Decoded segments as a path for messages, a `/`, `?` or `#` inside a segment written `%2F`, `%3F`, `%23`.
     static func path(of segments: [String]) -> String {
-        "/" + segments.map { $0.replacingOccurrences(of: "/", with: "%2F") }.joined(separator: "/")
+        let escaped = segments.map {
+            $0.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "?", with: "%3F")
+                .replacingOccurrences(of: "#", with: "%23")
+        }
+        return "/" + escaped.joined(separator: "/")
     }
 
     /// The mock file's contents as a 200 response; `written` is the path's segments as sent, after the base path.

@@ -3,7 +3,7 @@
 #if Logging
     import Foundation
     import Logging
-    import TinyHTTPTransport
+    @_spi(TinyKit) import TinyHTTPTransport
 
     extension HTTPMiddleware {
         /// Logs one line per request and one per response (or failure) through swift-log's `Logger`: method, URL,
@@ -83,8 +83,15 @@
 
     /// The trace lines' metadata: the headers (a request's or a response's) with their secrets redacted, and the body.
     private func details(_ headers: [AnyHashable: Any], _ body: String, _ redaction: HTTPRedaction) -> Logger.Metadata {
-        let fields = headers.reduce(into: [String: String]()) {
-            $0[String(describing: $1.key)] = String(describing: $1.value)
+        // A URL with a query or user in a value (`Location`, each `<…>` of `Link`) is redacted as the request's is.
+        func redactingURL(_ text: some StringProtocol) -> String {
+            guard let url = URL(string: String(text)), url.query != nil || url.user != nil else { return String(text) }
+            return redaction.redacted(url: url)
+        }
+        let fields = headers.reduce(into: [String: String]()) { fields, field in
+            let value = String(describing: field.value)
+            fields[String(describing: field.key)] = value.replacing(/<([^>]*)>/) { "<\(redactingURL($0.1))>" }
+                .split(separator: " ", omittingEmptySubsequences: false).map(redactingURL).joined(separator: " ")
         }
         return [
             "headers": .dictionary(redaction.redacted(headers: fields).mapValues { .string($0) }),

@@ -17,7 +17,8 @@ import Foundation
 ///   only after a ``retryableStatuses`` response or a failure whose `URLError` code is one of
 ///   ``retryableErrorCodes`` (refused, connection lost, no network, a timeout, an empty or broken reply, a failed
 ///   TLS handshake, by default). A failure without a `URLError` (AsyncHTTPClient's) counts as `cannotConnectToHost`
-///   when its code is `cannotConnect`, as `timedOut` when it is `timedOut`. Cancellation, invalid requests and any error that is not an
+///   when its code is `cannotConnect`, as `timedOut` when it is `timedOut`; a failure with another inside (a credential
+///   provider's request) as the one inside. Cancellation, invalid requests and any error that is not an
 ///   ``HTTPTransportError`` or a `URLError` (a decoding failure, say) are never retried.
 public struct RetryPolicy: Sendable {
     /// How many times a request is sent at most, the first time included (`1`: never retried).
@@ -78,14 +79,20 @@ public struct RetryPolicy: Sendable {
     /// ``retryableErrorCodes``. Never a cancelled or invalid request.
     func isRetryable(_ error: HTTPTransportError) -> Bool {
         guard error.code != .cancelled, error.code != .invalidRequest else { return false }
-        // Without a `URLError` (AsyncHTTPClient's failures), the code stands for its `URLError`.
+        // A failure inside another (a credential provider's own request) is judged as itself.
+        if let nested = error.underlyingError as? HTTPTransportError { return isRetryable(nested) }
+        // Without a `URLError` (AsyncHTTPClient's failures), or with an unknown one (libcurl's connection closed in
+        // the body, mapped to `cannotConnect`), the code stands for its `URLError`.
         let stand: URLError.Code? =
             switch error.code {
             case .cannotConnect: .cannotConnectToHost
             case .timedOut: .timedOut
             default: nil
             }
-        let urlErrorCode = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:)) ?? stand
+        let known = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:)).flatMap {
+            $0 == .unknown ? nil : $0
+        }
+        let urlErrorCode = known ?? stand
         return urlErrorCode.map(retryableErrorCodes.contains) ?? false
     }
 

@@ -95,6 +95,12 @@ extension URLSession: HTTPTransport {
                         mapped.code = .cannotConnect
                         mapped.message = "the server closed the connection before any response"
                     }
+                    // libcurl's "transfer closed with n bytes remaining" (URLError -1): the connection closed in the
+                    // body, which Apple platforms report as networkConnectionLost, AsyncHTTPClient as a closed one.
+                    if response != nil, code == .unknown {
+                        mapped.code = .cannotConnect
+                        mapped.message = "the server closed the connection before the response was complete"
+                    }
                 #endif
                 if sentTask.cancelled { mapped.code = .cancelled }
                 return completion(.failure(mapped))

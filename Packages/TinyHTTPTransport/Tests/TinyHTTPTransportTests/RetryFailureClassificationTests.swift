@@ -74,9 +74,10 @@ import Testing
         /// `RetryPolicy` retries "connection lost" by default (`networkConnectionLost`), and on Apple platforms a
         /// connection closed in the middle of the body is URLError -1005, so a `GET` is sent again. On Linux
         /// FoundationNetworking reports it as URLError -1 ("transfer closed with 92 bytes remaining"; see
-        /// PLATFORM-NOTES and HostileServerTests), which `URLSession+Send.swift` maps to `.other` (only the empty
-        /// reply, -1011, is mapped as the lost connection it is) and `RetryPolicy.isRetryable` finds no retryable
-        /// code in: the same server failure is retried on iOS and given up at once on Linux.
+        /// PLATFORM-NOTES and HostileServerTests), which `URLSession+Send.swift` mapped to `.other` (only the empty
+        /// reply, -1011, was mapped as the lost connection it is), and `RetryPolicy.isRetryable` found no retryable
+        /// code in it: the same server failure was retried on iOS and given up at once on Linux. It is `cannotConnect`
+        /// now, and retried.
         @Test func aConnectionClosedMidBodyIsRetriedLikeALostConnection() async throws {
             let server = try MidBodyClosingServer()
             defer { server.stop() }
@@ -89,10 +90,8 @@ import Testing
             }
 
             #expect(error?.body == nil, "no whole response: \(String(describing: error))")
-            withKnownIssue("on Linux a connection closed mid-body (URLError -1, code .other) is not retried") {
-                #expect(server.connections == 2, "\(String(describing: error))")
-                #expect(error?.attempts == 2)
-            }
+            #expect(server.connections == 2, "\(String(describing: error))")
+            #expect(error?.attempts == 2)
         }
     #endif
 
@@ -100,7 +99,7 @@ import Testing
     /// the `URLError`; through a TinyKit transport (what `CredentialProvider`'s example does with
     /// `URLSessionTransport.shared`) an `HTTPTransportError` holding that `URLError`. The authorization middleware
     /// fails the request with `.other` and the provider's error as `underlyingError`. `RetryPolicy.isRetryable`
-    /// looks one level deep only: the raw `URLError` is retried, the wrapped one (the same failure) never is.
+    /// looked one level deep only: the raw `URLError` was retried, the wrapped one (the same failure) never was.
     @Test(arguments: [false, true])
     func aProvidersFailureIsRetriedWhateverTransportItFetchedWith(wrapped: Bool) async throws {
         struct OfflineProvider: CredentialProvider {
@@ -122,11 +121,7 @@ import Testing
         }
 
         #expect(error?.code == .other)
-        withKnownIssue("a URLError wrapped in the provider's HTTPTransportError is not retried") {
-            #expect(clock.sleeps.count == 1, "retried after \(clock.sleeps)")
-            #expect(error?.attempts == 2)
-        } when: {
-            wrapped
-        }
+        #expect(clock.sleeps.count == 1, "retried after \(clock.sleeps)")
+        #expect(error?.attempts == 2)
     }
 }

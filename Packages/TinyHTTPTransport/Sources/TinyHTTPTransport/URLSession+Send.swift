@@ -95,9 +95,12 @@ extension URLSession: HTTPTransport {
                         mapped.code = .cannotConnect
                         mapped.message = "the server closed the connection before any response"
                     }
-                    // libcurl's "transfer closed with n bytes remaining" (URLError -1): the connection closed in the
+                    // libcurl's "transfer closed with n bytes remaining to read" (or "with outstanding read data"),
+                    // told from its other errors only by that text (all are URLError -1): the connection closed in the
                     // body, which Apple platforms report as networkConnectionLost, AsyncHTTPClient as a closed one.
-                    if response != nil, code == .unknown {
+                    if response != nil, code == .unknown,
+                        (error as NSError).localizedDescription.hasPrefix("transfer closed with")
+                    {
                         mapped.code = .cannotConnect
                         mapped.message = "the server closed the connection before the response was complete"
                     }

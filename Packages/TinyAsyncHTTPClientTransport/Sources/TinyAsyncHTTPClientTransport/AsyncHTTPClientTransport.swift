@@ -133,7 +133,8 @@
             _ first: HTTPClientRequest, deadline: NIODeadline, request: URLRequest
         ) async throws -> (HTTPClientResponse, redirected: Bool) {
             var outgoing = first
-            var visited = [first.url]
+            // Requests, not URLs: a `POST` answered `303` to its own URL continues as a `GET` of it (Post/Redirect/Get).
+            var visited = ["\(first.method) \(first.url)"]
             while true {
                 let response = try await client.execute(outgoing, deadline: deadline)
                 let status = response.status
@@ -143,11 +144,9 @@
                     ["http", "https"].contains(to.scheme?.lowercased())
                 else { return (response, visited.count > 1) }
                 guard visited.count <= 20 else { throw HTTPClientError.redirectLimitReached }
-                guard !visited.contains(to.absoluteString) else { throw HTTPClientError.redirectCycleDetected }
                 if let problem = Self.portProblem(of: to) {
                     throw HTTPTransportError(.other, request: request, message: "a redirect was refused: \(problem)")
                 }
-                visited.append(to.absoluteString)
                 let method = outgoing.method
                 outgoing.url = to.absoluteString
                 if status == .seeOther ? method != .HEAD : method == .POST && [301, 302].contains(status.code) {
@@ -159,6 +158,9 @@
                         outgoing.headers.remove(name: name)
                     }
                 }
+                let next = "\(outgoing.method) \(outgoing.url)"
+                guard !visited.contains(next) else { throw HTTPClientError.redirectCycleDetected }
+                visited.append(next)
             }
         }
 
@@ -176,6 +178,7 @@
         static func collect(
             _ body: HTTPClientResponse.Body, upTo limit: Int, idle: TimeAmount?, on loop: any EventLoop
         ) async throws -> ByteBuffer {
+            let limit = min(limit, Int(UInt32.max))  // a ByteBuffer traps beyond 4 GiB - 1
             let watch = Locked(Watch())
             @Sendable func read() async throws -> ByteBuffer {
                 defer { watch.withLock { $0.finished = true } }
@@ -316,7 +319,7 @@
                 response.version == .http1_1 ? "HTTP/1.1" : "HTTP/\(response.version.major).\(response.version.minor)"
             guard
                 // Without a redirect the response's URL is the request's: skip parsing it again.
-                let url = redirected ? response.url : request.url,
+                let url = redirected || response.history.count > 1 ? response.url : request.url,
                 let head = HTTPURLResponse(
                     url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: fields)
             else {

@@ -111,10 +111,11 @@ public struct MockFiles: Sendable {
         return file
     }
 
-    /// `path` with every symbolic link resolved (`realpath(3)`), `nil` when it does not lead to an existing file.
+    /// `path` with every symbolic link resolved (`realpath(3)`), `nil` when it does not lead to an existing file or
+    /// is not UTF-8.
     private static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return String(validatingCString: resolved)  // bytes that are not UTF-8 would turn into U+FFFD: no file
     }
 }

@@ -139,8 +139,8 @@ public final class MockTransport: HTTPTransport, Sendable {
         _ response: MockResponse, _ more: MockResponse...
     ) {
         // A query written in the path (`"/search?q=swift"`) is matched as `query` is; a fragment is no part of it.
-        let pathOnly = path.prefix { $0 != "?" && $0 != "#" }
-        let written = Self.queryItems(of: URLComponents(string: String(path.drop { $0 != "?" })))
+        let (beforeFragment, pathOnly) = (path.prefix { $0 != "#" }, path.prefix { $0 != "?" && $0 != "#" })
+        let written = Self.queryItems(of: URLComponents(string: String(beforeFragment.drop { $0 != "?" })))
         let given = query.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         let route = Route(
             method: method, path: Self.segments(of: String(pathOnly)),

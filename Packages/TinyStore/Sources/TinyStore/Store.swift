@@ -35,13 +35,13 @@ public final class Store<F: Feature>: Observable {
     /// Recorded with each effect started from now on and inherited by the effects of the actions it sends back (for
     /// `TestStore`: where the action was sent).
     package var origin: (any Sendable)?
-    /// The running effects, oldest first: the action that started each, ``origin`` at its start, its ids, task and
-    /// operation.
+    /// The running effects, oldest first: the action that started each, ``origin`` at its start, its ids, task,
+    /// operation and `catch` handler.
     package private(set) var effects: [RunningEffect] = []
     /// A running effect; its task then runs the effect of the action it sends back (and so on), as a new record.
     package typealias RunningEffect = (
         action: F.Action, origin: (any Sendable)?, ids: [any Hashable & Sendable], serial: Int, task: Task<Void, Never>,
-        operation: @Sendable () async throws -> (any Sendable)?
+        operation: @Sendable () async throws -> (any Sendable)?, handler: (@Sendable (any Error) -> F.Action)?
     )
 
     private var current: F.State
@@ -144,16 +144,17 @@ public final class Store<F: Feature>: Observable {
         guard let operation = begin(effect) else { return nil }
         let serial = (effects.last?.serial ?? 0) + 1  // unique among the running effects, which are in serial order
         let task = Task { [weak self, origin = self.origin] in
-            var (serial, handler) = (serial, handler)
-            // Each operation is read from its record, which its end removes: an effect that ended is let go.
+            var serial = serial
+            // Each operation (and `catch` handler) is read from its record, which its end removes: an effect that
+            // ended is let go.
             while let effect = self?.effects.first(where: { $0.serial == serial }) {
                 let result: Result<F.Action?, any Error>
                 do { result = .success(try await effect.operation() as? F.Action) } catch { result = .failure(error) }
-                guard let next = self?.end(effect, with: result, origin: origin, catch: handler) else { return }
-                (serial, handler) = (next, nil)  // the handler covers the first action's effect only
+                guard let next = self?.end(effect, with: result, origin: origin) else { return }
+                serial = next
             }
         }
-        effects.append((action, origin, effect.ids, serial, task, operation))
+        effects.append((action, origin, effect.ids, serial, task, operation, handler))
         return StoreTask(task: task)
     }
 
@@ -167,10 +168,9 @@ public final class Store<F: Feature>: Observable {
     /// without handler is reported); a cancelled effect sends nothing. Returns the serial of the effect of the action
     /// sent back, to run next in the same task.
     private func end(
-        _ effect: RunningEffect, with result: Result<F.Action?, any Error>, origin: (any Sendable)?,
-        catch handler: (@Sendable (any Error) -> F.Action)?
+        _ effect: RunningEffect, with result: Result<F.Action?, any Error>, origin: (any Sendable)?
     ) -> Int? {
-        let action = effect.action
+        let (action, handler) = (effect.action, effect.handler)
         effects.removeAll { $0.serial == effect.serial }
         self.origin = origin
         var next: F.Action?
@@ -185,7 +185,8 @@ public final class Store<F: Feature>: Observable {
         return apply(next) { work in
             begin(work).map { operation in
                 let serial = (effects.last?.serial ?? 0) + 1
-                effects.append((next, origin, work.ids, serial, effect.task, operation))
+                // No `catch` handler: the first action's covers its own effect only.
+                effects.append((next, origin, work.ids, serial, effect.task, operation, nil))
                 return serial
             }
         }

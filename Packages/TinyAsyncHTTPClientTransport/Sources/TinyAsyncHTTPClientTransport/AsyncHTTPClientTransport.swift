@@ -134,7 +134,8 @@
         ) async throws -> (HTTPClientResponse, redirected: Bool) {
             var outgoing = first
             // Requests, not URLs: a `POST` answered `303` to its own URL continues as a `GET` of it (Post/Redirect/Get).
-            var visited = ["\(first.method) \(first.url)"]
+            // Made at the first redirect: most responses are none.
+            var visited: [String] = []
             while true {
                 let response = try await client.execute(outgoing, deadline: deadline)
                 let status = response.status
@@ -142,7 +143,8 @@
                     let location = response.headers.first(name: "Location"), let from = URL(string: outgoing.url),
                     let to = URL(string: location, relativeTo: from)?.absoluteURL,
                     ["http", "https"].contains(to.scheme?.lowercased())
-                else { return (response, visited.count > 1) }
+                else { return (response, !visited.isEmpty) }
+                if visited.isEmpty { visited.append("\(first.method) \(first.url)") }
                 guard visited.count <= 20 else { throw HTTPClientError.redirectLimitReached }
                 if let problem = Self.portProblem(of: to) {
                     throw HTTPTransportError(.other, request: request, message: "a redirect was refused: \(problem)")

@@ -54,9 +54,9 @@
         /// A transport that sends with ``sharedClient``, for everyone who does not need another client.
         public static let shared = AsyncHTTPClientTransport()
 
-        /// The process-wide client of ``shared`` and the default of ``init(client:maximumResponseBodySize:)``:
-        /// `HTTPClient.Configuration.tinyKit` on AsyncHTTPClient's default event loop group. It lives as long as
-        /// the process: do not shut it down.
+        /// The process-wide client of ``shared`` and the default of
+        /// ``init(client:maximumResponseBodySize:followsRedirects:)``: `HTTPClient.Configuration.tinyKit` on
+        /// AsyncHTTPClient's default event loop group. It lives as long as the process: do not shut it down.
         public static let sharedClient = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .tinyKit)
 

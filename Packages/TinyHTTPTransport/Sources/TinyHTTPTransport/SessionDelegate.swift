@@ -23,18 +23,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
             configuration.timeoutIntervalForRequest = curlTimeout(configuration.timeoutIntervalForRequest)
             return URLSession(
-                configuration: configuration, delegate: SessionDelegate(), delegateQueue: SerialDelegateQueue())
+                configuration: configuration, delegate: SessionDelegate(configuration),
+                delegateQueue: SerialDelegateQueue())
         #else
-            URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
+            URLSession(configuration: configuration, delegate: SessionDelegate(configuration), delegateQueue: nil)
         #endif
     }
 
     #if canImport(FoundationNetworking)
         /// A timeout libcurl takes as meant: it counts whole seconds (0.5 s would time out at once), so rounded up, a
-        /// timeout never comes early; FoundationNetworking traps on one over `Int.max` milliseconds, so infinity, NaN
-        /// and anything over 2^31 s (68 years) are 2^31 s.
+        /// timeout never comes early; FoundationNetworking traps on one over `Int.max` milliseconds, so infinity (of
+        /// either sign), NaN and anything over 2^31 s (68 years) are 2^31 s.
         static func curlTimeout(_ seconds: TimeInterval) -> TimeInterval {
-            seconds.isNaN ? 2_147_483_648 : min(seconds.rounded(.up), 2_147_483_648)
+            seconds.isFinite ? min(seconds.rounded(.up), 2_147_483_648) : 2_147_483_648
         }
     #endif
 
@@ -77,6 +78,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// The bodies being collected, by task identifier (unique within the one session this delegate serves).
+    /// Why every request of the session is refused: a header of its configuration's `httpAdditionalHeaders` that
+    /// `URLRequest.validate()` refuses in a request (FoundationNetworking adds them to every request unchecked).
+    let refusal: HTTPTransportError?
+
+    init(_ configuration: URLSessionConfiguration? = nil) {
+        do throws(HTTPTransportError) {
+            for (name, value) in configuration?.httpAdditionalHeaders ?? [:] {
+                try URLRequest.validateHeaderField(name: "\(name)", value: "\(value)")
+            }
+            refusal = nil
+        } catch {
+            let reason = error.message ?? "a header is refused"
+            refusal = HTTPTransportError(
+                .invalidRequest, message: "in the session configuration's httpAdditionalHeaders, \(reason)")
+        }
+    }
+
     private let bodies = Locked([Int: Body]())
     /// The tasks whose HTTP authentication challenge this delegate cancelled (on Linux), by task identifier, until
     /// the send path asks (``cancelledChallenge(of:)``).
@@ -120,6 +138,29 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         #endif
         completionHandler(.performDefaultHandling, nil)
     }
+
+    #if canImport(FoundationNetworking)
+        /// Mends FoundationNetworking's redirects to what Apple platforms and curl do: a relative `Location` resolved
+        /// against the URL that answered (not the root), a `HEAD` kept a `HEAD` after a `303` (not made a `GET`), and
+        /// no `Authorization`, `Proxy-Authorization`, `Cookie` or `Origin` sent to another origin.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            var next = request
+            let from = response.url ?? task.currentRequest?.url
+            if let from, let location = response.value(forHTTPHeaderField: "Location") {
+                next.url = URL(string: location, relativeTo: from)?.absoluteURL ?? next.url
+            }
+            if task.currentRequest?.httpMethod == "HEAD" { next.httpMethod = "HEAD" }
+            if let from, let to = next.url, (from.scheme, from.host, from.port) != (to.scheme, to.host, to.port) {
+                for name in ["Authorization", "Proxy-Authorization", "Cookie", "Origin"] {
+                    next.setValue(nil, forHTTPHeaderField: name)
+                }
+            }
+            completionHandler(next)
+        }
+    #endif
 }
 
 #if canImport(FoundationNetworking)

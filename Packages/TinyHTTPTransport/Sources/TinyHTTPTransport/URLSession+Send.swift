@@ -61,6 +61,7 @@ extension URLSession: HTTPTransport {
         do {
             if let refusal { throw refusal }
             try request.validate()
+            if let refused = delegate?.refusal { throw HTTPTransportError(mapping: refused, request: request) }
         } catch {
             // A task only to hand back, cancelled before anyone can resume it; its URL is never contacted. An http
             // one: FoundationNetworking never ends a task it has no protocol for (`HTTPS://`, `file:`), even cancelled.
@@ -88,17 +89,21 @@ extension URLSession: HTTPTransport {
                     return completion(.success((data, challenged)))
                 }
                 var mapped = HTTPTransportError(mapping: error, request: request)
+                // A failure after the head keeps it (FoundationNetworking hands a completion handler none).
+                let head = response ?? sentTask.task?.response
+                mapped.response = mapped.response ?? head as? HTTPURLResponse
                 #if canImport(FoundationNetworking)
                     // libcurl's "Empty reply from server": a connection closed before any response, which Apple
                     // platforms (networkConnectionLost) and AsyncHTTPClient report as such.
-                    if response == nil, code == .badServerResponse {
+                    if head == nil, code == .badServerResponse {
                         mapped.code = .cannotConnect
                         mapped.message = "the server closed the connection before any response"
                     }
                     // libcurl's "transfer closed with n bytes remaining to read" (or "with outstanding read data"),
-                    // told from its other errors only by that text (all are URLError -1): the connection closed in the
-                    // body, which Apple platforms report as networkConnectionLost, AsyncHTTPClient as a closed one.
-                    if response != nil, code == .unknown,
+                    // told from its other errors only by that text (all are URLError -1; a completion handler gets no
+                    // head with it): the connection closed in the body, which Apple platforms report as
+                    // networkConnectionLost, AsyncHTTPClient as a closed one.
+                    if code == .unknown,
                         (error as NSError).localizedDescription.hasPrefix("transfer closed with")
                     {
                         mapped.code = .cannotConnect
@@ -121,7 +126,7 @@ extension URLSession: HTTPTransport {
             // over `Int.max` milliseconds: such a timeout is set again, made one libcurl takes. (Not every timeout:
             // setting it copies the request, about 0.5 % of a request's instructions.)
             let timeout = request.timeoutInterval
-            if timeout.rounded(.up) != timeout || timeout > 2_147_483_648 {
+            if !timeout.isFinite || timeout.rounded(.up) != timeout || timeout > 2_147_483_648 {
                 request.timeoutInterval = SessionDelegate.curlTimeout(timeout)
             }
             // It sends only a lower-case scheme (schemes are case-insensitive: `HTTP://` is `http://`).

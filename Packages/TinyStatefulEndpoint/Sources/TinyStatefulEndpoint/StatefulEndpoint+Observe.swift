@@ -74,6 +74,12 @@ extension StatefulEndpoint {
         let observer = Observer()
         (observer.owner, observer.call, observer.onEnd) = (owner ?? token, call, onEnd)
         token.end = { observer.end() }  // strong: retaining a weakly referenced object takes a slow path
+        // Ended ones go at a change of state, and here once the list has doubled since (a fresh value may never
+        // change): amortized, a screen that comes and goes costs no walk of every observer.
+        if observers.count >= pruneAt {
+            removeEnded()
+            pruneAt = max(16, 2 * observers.count)
+        }
         observers.append(observer)
         (observedWhileLoading, joins) = (true, joins + 1)
         greetNewest()

@@ -58,7 +58,11 @@ import TinyRequestState
     /// revalidates.
     private var kept: Kept<A>?
     /// The load in flight (its state may be a stored value's success meanwhile); `nil` when none is.
-    private(set) var task: Task<Void, Never>?
+    private(set) var task: Task<Void, Never>? { didSet { graceCheck?.cancel() } }
+    /// The number of observations at which `add` drops the ended ones.
+    var pruneAt = 16
+    /// The grace period's check of the load in flight, which ends with it: no task sleeps on after a load.
+    private var graceCheck: Task<Void, Never>?
     private let registrar = ObservationRegistrar()
     /// `\.state`, made once: making a key path into a generic class costs microseconds.
     private lazy var stateKeyPath = \StatefulEndpoint.state
@@ -107,7 +111,10 @@ import TinyRequestState
     ) {
         (self.endpoint, self.transport, self.maximumAge, self.store) = (endpoint, transport, maximumAge, store)
         // Checked at that interval: one of no time would check again and again on the main actor.
-        unobservedLoadGracePeriod = cancelsUnobservedLoadAfter.map { max($0, .milliseconds(100)) }
+        // At most about 95 years: `ContinuousClock` traps on a sleep of more nanoseconds than an `Int64` holds.
+        unobservedLoadGracePeriod = cancelsUnobservedLoadAfter.map {
+            min(max($0, .milliseconds(100)), .seconds(3_000_000_000))
+        }
         self.clock = clock
         elapsed = stopwatch(clock)
         let restored = store.map { store in Task { await endpoint.restore(from: store) } }
@@ -162,7 +169,7 @@ import TinyRequestState
         guard let grace = unobservedLoadGracePeriod else { return }
         // Checks every `grace` while this load runs, and cancels it once observers were there and none is left at two
         // checks in a row with no observation added between them: gone for at least `grace` (at most twice that).
-        Task { [weak self, clock] in
+        graceCheck = Task { [weak self, clock] in
             var goneAtJoins: Int?  // `joins` at the last check, when that found no observer
             while (try? await clock.sleep(for: grace)) != nil, let self, self.task == task {
                 let gone = observedWhileLoading && observers.allSatisfy { $0.owner == nil }
@@ -211,10 +218,16 @@ import TinyRequestState
             }
             deliveries.removeFirst()
         }
-        guard ended else { return }
+        if ended { removeEnded() }
+    }
+
+    /// Drops the ended observations, releasing their closures, then calls their end hooks (after: an `onEnd` may
+    /// observe or change this endpoint); not during a delivery, which holds ranges of `observers`.
+    func removeEnded() {
+        guard deliveries.isEmpty else { return }
         let gone = observers.filter { $0.owner == nil }
-        observers.removeAll { $0.owner == nil }  // releases the closures of ended observations
-        for observer in gone { observer.end() }  // after: an `onEnd` may observe or change this endpoint
+        observers.removeAll { $0.owner == nil }
+        for observer in gone { observer.end() }
     }
 
     /// Calls the observer just registered with the current state: as a delivery of its own, so that a change made in
@@ -226,6 +239,7 @@ import TinyRequestState
 
     deinit {
         task?.cancel()
+        graceCheck?.cancel()
         // Its observations end with it, their end hooks called (an activity indicator stops): on the main actor right
         // after this, since a `deinit` cannot run main-actor code.
         Task { @MainActor [observers] in for observer in observers { observer.end() } }

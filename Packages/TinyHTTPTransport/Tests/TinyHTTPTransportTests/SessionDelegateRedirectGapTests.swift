@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+@_spi(TinyKit) @testable import TinyHTTPTransport
+
+#if canImport(Glibc) && canImport(FoundationNetworking)
+    import FoundationNetworking
+    import Glibc
+
+    /// A TCP server on `127.0.0.1` (a free port) that records each request head and answers it with what `answer`
+    /// returns for it (the whole reply), then closes the connection.
+    private final class RecordingHTTPServer: Sendable {
+        let port: UInt16
+        private let listener: Int32
+        private let recorded = Locked([String]())
+
+        /// The request heads received so far.
+        var heads: [String] { recorded.withLock { $0 } }
+
+        init(answer: @escaping @Sendable (_ head: String) -> String) throws {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                    bind(listener, address, length) == 0 && listen(listener, 8) == 0
+                        && getsockname(listener, address, &length) == 0
+                }
+            }
+            guard bound else {
+                close(listener)
+                throw HTTPTransportError(.other, message: "the test server could not listen")
+            }
+            self.listener = listener
+            port = UInt16(bigEndian: address.sin_port)
+            let recorded = recorded
+            Thread.detachNewThread {
+                while case let connection = accept(listener, nil, nil), connection >= 0 {
+                    var head = [UInt8]()
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    while !head.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+                        let count = recv(connection, &buffer, buffer.count, 0)
+                        if count <= 0 { break }
+                        head += buffer[..<count]
+                    }
+                    let text = String(decoding: head, as: UTF8.self)
+                    recorded.withLock { $0.append(text) }
+                    _ = answer(text).utf8CString.withUnsafeBufferPointer {
+                        send(connection, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL))
+                    }
+                    close(connection)
+                }
+            }
+        }
+
+        deinit {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
+
+        /// A URL of this server.
+        func url(_ path: String) throws -> URL { try #require(URL(string: "http://127.0.0.1:\(port)\(path)")) }
+
+        /// A response with `status`, `headers` and `body`, closing the connection.
+        static func response(_ status: Int, headers: [String] = [], body: String = "") -> String {
+            let lines = headers + ["Content-Length: \(body.utf8.count)", "Connection: close"]
+            return "HTTP/1.1 \(status) Scripted\r\n" + lines.map { $0 + "\r\n" }.joined() + "\r\n" + body
+        }
+
+        /// The path of a request head's request line.
+        static func path(of head: String) -> String {
+            head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        }
+    }
+
+    /// A session delegate of the user's own: it implements no method.
+    private final class UsersDelegate: NSObject, URLSessionDataDelegate, Sendable {}
+
+    /// What the redirect handler and the `httpAdditionalHeaders` check of SessionDelegate.swift leave out on Linux.
+    @Suite(.timeLimit(.minutes(1))) struct SessionDelegateRedirectGapTests {
+        /// SessionDelegate.swift `willPerformHTTPRedirection` removes `Authorization` (and the other credentials) from
+        /// the redirected `URLRequest`, but FoundationNetworking adds the configuration's `httpAdditionalHeaders` to
+        /// every transfer when it sets up libcurl (`configureEasyHandle`), after the delegate: a token set on the
+        /// session's configuration (`httpAdditionalHeaders = ["Authorization": …]`, a common way to authorize every
+        /// request) still goes to whatever origin the `Location` names.
+        @Test func aConfigurationsAuthorizationIsNotSentToAnotherOrigin() async throws {
+            let target = try RecordingHTTPServer { _ in RecordingHTTPServer.response(200, body: "landed") }
+            let elsewhere = try target.url("/landing").absoluteString
+            let origin = try RecordingHTTPServer { _ in
+                RecordingHTTPServer.response(302, headers: ["Location: \(elsewhere)"])
+            }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpAdditionalHeaders = ["Authorization": "Bearer c0nfigS3cret"]
+
+            let (_, response) = try await URLSessionTransport(configuration: configuration).send(
+                URLRequest(url: try origin.url("/start")))
+
+            #expect(response.statusCode == 200)
+            let landed = try #require(target.heads.first)
+            withKnownIssue("the configuration's headers are added after the redirect handler, to every transfer") {
+                #expect(!landed.contains("c0nfigS3cret"), "\(landed)")
+            }
+        }
+
+        /// A login answered `302` with `Set-Cookie` and `Location: /home`: the cookie is stored, and a session
+        /// without a delegate (`URLSession(configuration:)`, used directly) sends it with the redirected request, as
+        /// Apple platforms do. FoundationNetworking adds the stored cookies to a redirected request only when the
+        /// session has no delegate; with one it sends the delegate's request as it is. Every TinyKit session has
+        /// one (`URLSessionTransport`'s, the twin of `URLSession.shared`), and the redirect handler, which now
+        /// builds every redirected request, adds no cookies: `GET /home` goes without the session it just got. (The
+        /// same handler drops the `Cookie` header on a change of origin, so the new origin's own cookies are never
+        /// sent either.)
+        @Test func aCookieSetByARedirectIsSentWithTheRedirectedRequest() async throws {
+            let server = try RecordingHTTPServer { head in
+                RecordingHTTPServer.path(of: head) == "/login"
+                    ? RecordingHTTPServer.response(
+                        302, headers: ["Set-Cookie: session=abc; Path=/", "Location: /home"])
+                    : RecordingHTTPServer.response(200, body: "home")
+            }
+            let plain = URLSession(configuration: .ephemeral)
+            defer { plain.finishTasksAndInvalidate() }
+            _ = try await plain.data(for: URLRequest(url: try server.url("/login")))
+            let transport = URLSessionTransport(configuration: .ephemeral)
+
+            let (_, response) = try await transport.send(URLRequest(url: try server.url("/login")))
+
+            #expect(response.statusCode == 200)
+            let homes = server.heads.filter { RecordingHTTPServer.path(of: $0) == "/home" }
+            try #require(homes.count == 2)
+            #expect(homes[0].contains("Cookie: session=abc"), "FoundationNetworking without a delegate: \(homes[0])")
+            withKnownIssue("a redirected request of a TinyKit session gets no stored cookies") {
+                #expect(homes[1].contains("Cookie: session=abc"), "\(homes[1])")
+            }
+        }
+
+        /// SessionDelegate.swift `init(_:)` checks `httpAdditionalHeaders` for the sessions TinyKit makes (and the twins
+        /// of sessions without a delegate), and `makeDataTask` refuses through `delegate?.refusal`: a session with its
+        /// own delegate (`URLSession(configuration:delegate:delegateQueue:)`, then `send`, `load`, `dataTask(endpoint:)`)
+        /// is never checked, and its CRLF header value still goes on the wire as a header line of its own.
+        @Test func aConfigurationHeaderWithALineBreakIsRefusedOnASessionWithItsOwnDelegate() async throws {
+            let server = try RecordingHTTPServer { _ in RecordingHTTPServer.response(200, body: "ok") }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpAdditionalHeaders = ["X-Token": "abc\r\nX-Injected: yes"]
+            let session = URLSession(configuration: configuration, delegate: UsersDelegate(), delegateQueue: nil)
+            defer { session.finishTasksAndInvalidate() }
+
+            let result = await Result { try await session.send(URLRequest(url: try server.url("/items"))) }
+
+            let refused = (try? result.get()) == nil
+            let head = server.heads.first ?? ""
+            withKnownIssue("only a TinyKit delegate carries the refusal: a session with its own is not checked") {
+                #expect(refused)
+                #expect(!head.contains("\r\nX-Injected: yes\r\n"), "\(head)")
+            }
+        }
+    }
+#endif

@@ -63,7 +63,7 @@
         /// The client that sends the requests. The transport never shuts it down: a client you passed stays yours.
         public let client: HTTPClient
         /// The largest response body, in bytes, read into memory: 10 MiB unless you say otherwise. A negative value
-        /// counts as `0`: only empty bodies are accepted.
+        /// counts as `0`: only empty bodies are accepted; one over 4 GiB - 1, as that (the most a `ByteBuffer` holds).
         public var maximumResponseBodySize: Int
         /// Whether the transport follows redirects, or returns them as responses.
         let followsRedirects: Bool
@@ -94,7 +94,7 @@
         ///   response); and the code of its category for other failures of the client (the table is in the Getting Started
         ///   article).
         public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            let limit = max(0, maximumResponseBodySize)
+            let limit = Self.readLimit(maximumResponseBodySize)
             let timeout = Self.timeout(of: request)
             do {
                 // Its errors without a request (refused header fields) get `request` from `transportError(for:request:)`.
@@ -166,6 +166,10 @@
             }
         }
 
+        /// The largest body read for a `maximumResponseBodySize` of `size`: at least 0, at most 4 GiB - 1 (a
+        /// `ByteBuffer` traps beyond).
+        static func readLimit(_ size: Int) -> Int { max(0, min(size, Int(exactly: UInt32.max) ?? .max)) }
+
         /// No byte of a response body came for the request's `timeoutInterval`.
         struct IdleBody: Error {}
 
@@ -180,7 +184,6 @@
         static func collect(
             _ body: HTTPClientResponse.Body, upTo limit: Int, idle: TimeAmount?, on loop: any EventLoop
         ) async throws -> ByteBuffer {
-            let limit = min(limit, Int(UInt32.max))  // a ByteBuffer traps beyond 4 GiB - 1
             let watch = Locked(Watch())
             @Sendable func read() async throws -> ByteBuffer {
                 defer { watch.withLock { $0.finished = true } }

@@ -67,10 +67,17 @@ import TinyKitTestServer
         }
     }
 
+    /// The limit the reader gets (and the body-too-large error names): at most what a `ByteBuffer` holds, at least 0.
+    @Test func theReadLimitIsAtMostWhatAByteBufferHolds() {
+        #expect(AsyncHTTPClientTransport.readLimit(.max) == 4_294_967_295)
+        #expect(AsyncHTTPClientTransport.readLimit(10) == 10)
+        #expect(AsyncHTTPClientTransport.readLimit(-1) == 0)
+    }
+
     /// A `ByteBuffer` holds at most 4 GiB - 1 bytes and traps beyond (the transport refuses a larger `httpBody` for
     /// that reason). A `maximumResponseBodySize` above that (`.max`, "no limit") lets a body of 4 GiB reach the trap:
-    /// the process crashes instead of failing the request with the body-too-large error. Fed to the body reader
-    /// `send` uses, in a child process (about 4 GiB of memory, a few seconds).
+    /// the process crashed instead of failing the request with the body-too-large error. Fed to the body reader
+    /// `send` uses, with the limit `send` gives it, in a child process (about 4 GiB of memory, a few seconds).
     @Test(
         .enabled(
             if: ProcessInfo.processInfo.environment["TINYKIT_LARGE_MEMORY_TESTS"] == "1",
@@ -83,7 +90,8 @@ import TinyKitTestServer
             let body = HTTPClientResponse.Body.stream(chunks.async)
             do {
                 _ = try await AsyncHTTPClientTransport.collect(
-                    body, upTo: .max, idle: nil, on: HTTPClient.defaultEventLoopGroup.any())
+                    body, upTo: AsyncHTTPClientTransport.readLimit(.max), idle: nil,
+                    on: HTTPClient.defaultEventLoopGroup.any())
                 exit(1)  // 4 GiB + 64 MiB in one ByteBuffer?
             } catch is NIOTooManyBytesError {
                 exit(0)  // what `send` reports as the body-too-large error

@@ -83,10 +83,14 @@
 
     /// The trace lines' metadata: the headers (a request's or a response's) with their secrets redacted, and the body.
     private func details(_ headers: [AnyHashable: Any], _ body: String, _ redaction: HTTPRedaction) -> Logger.Metadata {
-        // A URL with a query or user in a value (`Location`, each `<…>` of `Link`) is redacted as the request's is.
+        // A URL with a query, user or fragment in a value (`Location`, each `<…>` of `Link`, `Refresh`'s `url=…`) is
+        // redacted as the request's is.
         func redactingURL(_ text: some StringProtocol) -> String {
-            guard let url = URL(string: String(text)), url.query != nil || url.user != nil else { return String(text) }
-            return redaction.redacted(url: url)
+            let prefix = text.prefix(4).lowercased() == "url=" ? String(text.prefix(4)) : ""
+            guard let url = URL(string: String(text.dropFirst(prefix.count))),
+                url.query != nil || url.user != nil || url.fragment != nil
+            else { return String(text) }
+            return prefix + redaction.redacted(url: url)
         }
         let fields = headers.reduce(into: [String: String]()) { fields, field in
             let value = String(describing: field.value)

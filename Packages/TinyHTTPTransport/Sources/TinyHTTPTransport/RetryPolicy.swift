@@ -89,11 +89,10 @@ public struct RetryPolicy: Sendable {
             case .timedOut: .timedOut
             default: nil
             }
-        let known = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:)).flatMap {
-            $0 == .unknown ? nil : $0
-        }
-        let urlErrorCode = known ?? stand
-        return urlErrorCode.map(retryableErrorCodes.contains) ?? false
+        let underlying = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:))
+        if let underlying, retryableErrorCodes.contains(underlying) { return true }
+        guard underlying == nil || underlying == .unknown, let stand else { return false }
+        return retryableErrorCodes.contains(stand)
     }
 
     /// The wait a response's `Retry-After` asks for: its number of seconds, or its HTTP date minus the response's

@@ -77,7 +77,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// The bodies being collected, by task identifier (unique within the one session this delegate serves).
     /// Why every request of the session is refused: a header of its configuration's `httpAdditionalHeaders` that
     /// `URLRequest.validate()` refuses in a request (FoundationNetworking adds them to every request unchecked).
     let refusal: HTTPTransportError?
@@ -95,6 +94,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// The bodies being collected, by task identifier (unique within the one session this delegate serves).
     private let bodies = Locked([Int: Body]())
     /// The tasks whose HTTP authentication challenge this delegate cancelled (on Linux), by task identifier, until
     /// the send path asks (``cancelledChallenge(of:)``).
@@ -141,8 +141,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     #if canImport(FoundationNetworking)
         /// Mends FoundationNetworking's redirects to what Apple platforms and curl do: a relative `Location` resolved
-        /// against the URL that answered (not the root), a `HEAD` kept a `HEAD` after a `303` (not made a `GET`), and
-        /// no `Authorization`, `Proxy-Authorization`, `Cookie` or `Origin` sent to another origin.
+        /// against the URL that answered (not the root), a `HEAD` kept a `HEAD` after a `303` (not made a `GET`), no
+        /// `Authorization`, `Proxy-Authorization`, `Cookie` or `Origin` sent to another origin, and the stored cookies
+        /// of the new URL sent (it adds none to a request a delegate hands back). The session's own
+        /// `httpAdditionalHeaders` are added to every request after this: when they carry one of those headers, a
+        /// redirect to another origin is not followed, and comes back as the response.
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
@@ -153,9 +156,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 next.url = URL(string: location, relativeTo: from)?.absoluteURL ?? next.url
             }
             if task.currentRequest?.httpMethod == "HEAD" { next.httpMethod = "HEAD" }
+            let credentials = ["Authorization", "Proxy-Authorization", "Cookie", "Origin"]
+            let configuration = session.configuration
             if let from, let to = next.url, (from.scheme, from.host, from.port) != (to.scheme, to.host, to.port) {
-                for name in ["Authorization", "Proxy-Authorization", "Cookie", "Origin"] {
-                    next.setValue(nil, forHTTPHeaderField: name)
+                let own = (configuration.httpAdditionalHeaders ?? [:]).keys.map { "\($0)".lowercased() }
+                if credentials.contains(where: { own.contains($0.lowercased()) }) { return completionHandler(nil) }
+                for name in credentials { next.setValue(nil, forHTTPHeaderField: name) }
+            }
+            if configuration.httpShouldSetCookies, let url = next.url,
+                let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty
+            {
+                for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
+                    next.setValue(value, forHTTPHeaderField: name)
                 }
             }
             completionHandler(next)

@@ -9,7 +9,8 @@ import Testing
     /// To let libcurl's mid-body close (URLError -1, mapped to `cannotConnect`) count as `cannotConnectToHost`, a
     /// failure's `URLError.unknown` is now treated as no `URLError` at all: a policy whose `retryableErrorCodes` names
     /// `.unknown` (a caller who wants libcurl's other -1 failures, or Apple's "unknown error", retried) no longer
-    /// retries such a failure, mapped `.other`. The stand-in was only needed where the `URLError` was not retried.
+    /// retried such a failure, mapped `.other`. The stand-in was only needed where the `URLError` was not retried:
+    /// a code the policy names is now retried before any stand-in is looked at.
     @Test func aPolicyThatNamesUnknownRetriesAnUnknownURLError() async throws {
         let calls = Locked(0)
         let transport = ClosureTransport { _ in
@@ -21,9 +22,7 @@ import Testing
 
         _ = try? await transport.send(URLRequest(url: try #require(URL(string: "https://api.example.com/items"))))
 
-        withKnownIssue("URLError.unknown is read as no URLError: a policy naming it never retries it") {
-            #expect(RetryPolicy(retryableErrorCodes: [.unknown]).isRetryable(failure))
-            #expect(calls.withLock { $0 } == 2)
-        }
+        #expect(RetryPolicy(retryableErrorCodes: [.unknown]).isRetryable(failure))
+        #expect(calls.withLock { $0 } == 2)
     }
 }

@@ -100,7 +100,8 @@ import TinyRequestState
     ///     Without it, the response's `Cache-Control` or `Expires` decides.
     ///   - store: Where the last good response is kept across launches; `nil`, the default, keeps it in memory only.
     ///   - cancelsUnobservedLoadAfter: When set, a load in flight is cancelled once at least this long (at least
-    ///     0.1 s; at most twice this: it is checked at that interval) has passed since its last observer went away, and
+    ///     0.1 s, at most about 95 years; at most twice this: it is checked at that interval) has passed since its
+    ///     last observer went away, and
     ///     the state goes back to the last value (or `.idle`). `nil`, the default, lets every load finish: a shared
     ///     endpoint's next screen, or a prefetch with no observer at all, gets the answer.
     ///   - clock: The clock `maximumAge` and the grace period are measured on; inject one in tests.
@@ -165,7 +166,7 @@ import TinyRequestState
         }
         self.task = task
         observedWhileLoading = observers.contains { $0.owner != nil }
-        publish(.loading)
+        defer { publish(.loading) }  // after the grace check is in place: an observer may start another load
         guard let grace = unobservedLoadGracePeriod else { return }
         // Checks every `grace` while this load runs, and cancels it once observers were there and none is left at two
         // checks in a row with no observation added between them: gone for at least `grace` (at most twice that).

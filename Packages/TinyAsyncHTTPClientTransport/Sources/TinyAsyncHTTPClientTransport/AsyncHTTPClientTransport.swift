@@ -17,7 +17,8 @@
     ///
     /// It behaves like `URLSessionTransport` (the same behaviour suite runs against both):
     /// - Every response comes back as a response, whatever its status; failures without a response throw
-    ///   `HTTPTransportError` with the same codes `URLSessionTransport` uses (the table is in the Getting Started article).
+    ///   `HTTPTransportError` with the same codes `URLSessionTransport` uses (the table is in the Getting Started
+    ///   article).
     /// - Cancelling the task that awaits ``send(_:)`` cancels the request: its HTTP/1.1 connection is closed (an
     ///   HTTP/2 stream is reset).
     /// - Header names that are not HTTP tokens, header values with control characters, methods that are not HTTP
@@ -34,15 +35,17 @@
     ///   `303`, or a `301`/`302` after `POST`, continues as `GET`; a `304` is returned, whatever its headers. A
     ///   redirect to another origin (scheme, host or port) goes without the request's `Authorization`,
     ///   `Proxy-Authorization`, `Cookie` and `Origin` (AsyncHTTPClient's rule), and one to a port over 65535 fails
-    ///   (`.other`).
-    /// - Gzip and deflate bodies are decompressed, as `URLSession` does.
+    ///   (`.other`). The response carries the final URL.
+    /// - Gzip and deflate bodies are decompressed, as `URLSession` does (an empty body marked compressed is an empty
+    ///   body). Known issue: a raw deflate body (no zlib header), which `URLSession` decodes, fails (`.other`).
     /// - The body is read into memory up to ``maximumResponseBodySize`` bytes, after decompression; a larger one
     ///   fails with the response head in the error instead of exhausting memory.
     ///
     /// The failing at once and the decompression are settings of ``sharedClient`` (see
     /// `HTTPClient.Configuration.tinyKit`). A client you configure yourself does what its configuration says: start
     /// from `.tinyKit` to keep them, and its redirects `.disallow`: a client that follows redirects itself follows a
-    /// `304` carrying `Location`, and traps in SwiftNIO on a redirect to a port over 65535.
+    /// `304` carrying `Location`, and traps in SwiftNIO on a redirect to a port over 65535. A `.disallow` client does
+    /// not return redirects as responses (the transport follows them): pass `followsRedirects: false` for that.
     ///
     /// What it does not do, unlike `URLSession`: no cookie storage, no response cache, no proxy settings from the
     /// system, and no `httpBodyStream` (the request is refused: set `httpBody`). A request without `User-Agent` gets
@@ -63,7 +66,8 @@
         /// The client that sends the requests. The transport never shuts it down: a client you passed stays yours.
         public let client: HTTPClient
         /// The largest response body, in bytes, read into memory: 10 MiB unless you say otherwise. A negative value
-        /// counts as `0`: only empty bodies are accepted; one over 4 GiB - 1, as that (the most a `ByteBuffer` holds).
+        /// counts as `0`: only empty bodies are accepted; a value over 4 GiB - 1 (what a `ByteBuffer` holds) counts
+        /// as 4 GiB - 1.
         public var maximumResponseBodySize: Int
         /// Whether the transport follows redirects, or returns them as responses.
         let followsRedirects: Bool
@@ -73,8 +77,9 @@
         /// - Parameters:
         ///   - client: ``sharedClient``, or a client you created and will shut down yourself
         ///     (`try await client.shutdown()`) after the last request.
-        ///   - maximumResponseBodySize: The largest response body read into memory, in bytes.
-        ///   - followsRedirects: Whether redirects are followed (the default), or returned as responses.
+        ///   - maximumResponseBodySize: The largest response body read into memory, in bytes (at most 4 GiB - 1).
+        ///   - followsRedirects: Whether the transport follows redirects (the default), checking each target, or
+        ///     returns them as responses. A `client` that follows redirects itself has followed them before.
         public init(
             client: HTTPClient = sharedClient, maximumResponseBodySize: Int = Self.defaultMaximumResponseBodySize,
             followsRedirects: Bool = true
@@ -86,13 +91,13 @@
 
         /// Sends `request` and returns the response, whatever its status code.
         ///
-        /// - Throws: `HTTPTransportError`: `.invalidRequest` for a request without URL, with a header value
-        ///   with a header name that is not an HTTP token or a value with a control character, a method that is not an
-        ///   HTTP token, a scheme other than `http` and `https`, an `httpBodyStream`; `.cancelled` when the
-        ///   awaiting task was cancelled; `.timedOut` when no response head came within the request's
-        ///   `timeoutInterval`, or no byte of its body for that long; `.other` for a body over ``maximumResponseBodySize`` (the error carries the
-        ///   response); and the code of its category for other failures of the client (the table is in the Getting Started
-        ///   article).
+        /// - Throws: `HTTPTransportError`: `.invalidRequest` for a request without URL, with a header name that is
+        ///   not an HTTP token or a value with a control character, a method that is not an HTTP token, a scheme other
+        ///   than `http` and `https`, a port over 65535, an `httpBodyStream`; `.cancelled` when the awaiting task was
+        ///   cancelled; `.timedOut` when no response head came within the request's `timeoutInterval`, or no byte of
+        ///   its body for that long; `.other` for a body over ``maximumResponseBodySize`` (the error carries the
+        ///   response), more than 20 redirects, a redirect cycle or a redirect to a port over 65535; and the code of
+        ///   its category for other failures of the client (the table is in the Getting Started article).
         public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
             let limit = Self.readLimit(maximumResponseBodySize)
             let timeout = Self.timeout(of: request)

@@ -30,8 +30,10 @@ extension Endpoint {
 
     /// Creates an endpoint from a request, a validation and a decode function (TinyHTTP's initialiser).
     ///
-    /// Every status code reaches `validateResponse`, which decides: ``EndpointExpectation/successStatusCode(response:)``
-    /// accepts 200–299 and rejects others with an `HTTPTransportError` carrying the response and body.
+    /// Every status code reaches `validateResponse`, which decides:
+    /// ``EndpointExpectation/successStatusCode(response:)`` accepts 200–299 and rejects others with an
+    /// `HTTPTransportError` carrying the response and body. An `HTTPTransportError` your own `validateResponse` throws
+    /// gets the request, the response and the body it lacks too.
     ///
     /// - Parameters:
     ///   - request: The request to send.
@@ -57,7 +59,8 @@ extension Endpoint {
     }
 }
 
-/// TinyHTTP's ready-made validation and decode functions for ``Endpoint/init(request:validateResponse:decodeResponse:)``.
+/// TinyHTTP's ready-made validation and decode functions for
+/// ``Endpoint/init(request:validateResponse:decodeResponse:)``.
 ///
 /// ```swift
 /// let delete = Endpoint<Void>(request: request, decodeResponse: EndpointExpectation.ignoreResponse)

@@ -11,7 +11,8 @@ extension Endpoint where A: DecodableResult {
     /// ```
     ///
     /// An empty body decodes as `nil` when `A` is optional and as ``EmptyResponse``; for any other type it fails
-    /// with ``EndpointError/noData(type:response:)``. Decoding failures are ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
+    /// with ``EndpointError/noData(type:response:)``. Decoding failures are
+    /// ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
     /// A `String` result is the body as text, not JSON: in the charset the `Content-Type` names, UTF-8 by default
     /// (an empty body is `""`; bytes that are not valid text in that charset are a decoding failure). Any other
     /// result is decoded only from a JSON response (`application/json`, `text/json`, `…+json`, or no
@@ -20,8 +21,9 @@ extension Endpoint where A: DecodableResult {
     ///
     /// A body that cannot be encoded (TinyNetworking crashes on it) is kept as ``requestError``,
     /// ``EndpointError/encodingFailed(type:codingPath:underlying:)`` naming the body's type and the coding path, and
-    /// thrown when the endpoint is loaded, before anything is sent. No body (the default, or `nil`) sends no body and
-    /// no `Content-Type`. A `Data` or `String` body is sent as it is, not encoded: `Data` with
+    /// thrown when the endpoint is loaded, before anything is sent. No body (the default, or `nil`, also an optional
+    /// that is `nil` passed through generic code) sends no body and no `Content-Type` (not `null`). A `Data` or
+    /// `String` body is sent as it is, not encoded: `Data` with
     /// `Content-Type: application/octet-stream`, `String` as UTF-8 with `text/plain; charset=utf-8`, unless `headers`
     /// name another.
     ///
@@ -65,10 +67,11 @@ extension Endpoint where A == Void {
     /// ```
     ///
     /// A body that cannot be encoded is kept as ``requestError`` and thrown when the endpoint is loaded, before
-    /// anything is sent (never a request without its body). No body (the default, or an optional that is `nil`)
-    /// sends no body and no `Content-Type` (not `null`), as the decoding initialiser does. A `Data` or `String` body is sent as it is, not encoded:
-    /// `Data` with `Content-Type: application/octet-stream`, `String` as UTF-8 with `text/plain; charset=utf-8`,
-    /// unless `headers` name another. Any accepted status code succeeds, 204 and empty bodies included.
+    /// anything is sent (never a request without its body). No body (the default, or an optional that is `nil`, also
+    /// one passed through generic code) sends no body and no `Content-Type` (not `null`), as the decoding initialiser
+    /// does. A `Data` or `String` body is sent as it is, not encoded: `Data` with
+    /// `Content-Type: application/octet-stream`, `String` as UTF-8 with `text/plain; charset=utf-8`, unless `headers`
+    /// name another. Any accepted status code succeeds, 204 and empty bodies included.
     ///
     /// - Parameters:
     ///   - method: The HTTP method.

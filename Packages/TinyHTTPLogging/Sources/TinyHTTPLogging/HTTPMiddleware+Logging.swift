@@ -19,7 +19,9 @@
         ///   response, with `headers` and `body` (its first 1000 bytes, as text) in the metadata.
         /// - Secrets are always redacted, whatever the level: the values of the headers and query parameters of
         ///   `HTTPRedaction.default` (`Authorization`, `Cookie`, `access_token`, …), secret in every redaction, and
-        ///   those `redaction` names. Bodies are not redacted: keep trace level off where bodies carry secrets.
+        ///   those `redaction` names, in the request's URL and in a URL a header value carries (`Location`,
+        ///   `Content-Location`, each `<…>` of `Link`). Bodies are not redacted: keep trace level off where bodies
+        ///   carry secrets.
         /// - Put it below the retry middleware to log every attempt, and below the authorization middleware to see
         ///   the header it adds (redacted).
         ///

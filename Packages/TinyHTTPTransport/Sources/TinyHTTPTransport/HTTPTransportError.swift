@@ -15,7 +15,8 @@ import Foundation
 public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What went wrong, in categories a caller can act on.
     public enum Code: Hashable, Sendable, CustomStringConvertible {
-        /// The server could not be reached: refused, host not found, no network, connection lost before a response.
+        /// The server could not be reached: refused, host not found, no network, or the connection was lost or
+        /// closed before the response was complete.
         case cannotConnect
         /// No response within the request's timeout.
         case timedOut

@@ -13,7 +13,9 @@ import Foundation
 ///
 /// It also collects the body of each task sent with a size limit (``collect(_:limit:completion:)``), refusing the
 /// response with its first bytes when its `Content-Length` exceeds the limit, or as soon as the bytes received so far
-/// do: a body too large is never held whole.
+/// do: a body too large is never held whole. On Linux it mends FoundationNetworking's redirects
+/// (`urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`), and it refuses every request of
+/// a configuration whose `httpAdditionalHeaders` hold a header a request may not (``refusal``).
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// A session with `configuration`, a new `SessionDelegate`, and on Linux a delegate queue that costs a
     /// dispatch per callback instead of an `Operation` (see ``SerialDelegateQueue``): the session of a

@@ -15,20 +15,27 @@ import Foundation
 /// - Every response comes back as a response, whatever its status; failures without a response throw
 ///   ``HTTPTransportError`` with a ``HTTPTransportError/Code`` you can act on, the request and the `URLError`.
 /// - Cancelling the task that awaits ``send(_:)`` cancels the request (``HTTPTransportError/Code/cancelled``).
-/// - A connection the server closes before any response is ``HTTPTransportError/Code/cannotConnect`` on Linux too,
-///   where FoundationNetworking reports it as `badServerResponse` ("Empty reply from server").
+/// - A connection the server closes before the response is complete is ``HTTPTransportError/Code/cannotConnect``
+///   (retried by ``RetryPolicy``) on Linux too, where FoundationNetworking reports it as `badServerResponse` ("Empty
+///   reply from server") before any response, and as `URLError` `-1` ("transfer closed with n bytes remaining to
+///   read") in the body. A failure after the response head carries it as ``HTTPTransportError/response``.
 /// - A response body over ``maximumResponseBodySize`` (10 MiB by default, as `AsyncHTTPClientTransport`'s) fails
 ///   with ``HTTPTransportError/Code/other`` and the response, as soon as its `Content-Length` or the bytes received
 ///   so far say so: the body is never held whole. (A session given to ``init(session:maximumResponseBodySize:)`` with
 ///   a delegate of its own, or without one on Apple platforms, reads bodies whole, without the limit.)
 /// - On Linux a `timeoutInterval` (and a configuration's `timeoutIntervalForRequest`) with a fraction of a second is
 ///   rounded up to whole seconds: libcurl counts whole seconds, and would time out a 0.5 s request at once. An
-///   infinite or NaN one is 2^31 s (FoundationNetworking would stop the process). Set a request's timeout with
-///   `timeoutInterval = …`: FoundationNetworking ignores a whole number of seconds given to
+///   infinite one (of either sign) or NaN is 2^31 s (FoundationNetworking would stop the process). Set a request's
+///   timeout with `timeoutInterval = …`: FoundationNetworking ignores a whole number of seconds given to
 ///   `URLRequest(url:cachePolicy:timeoutInterval:)` and applies the configuration's. An upper-case scheme
 ///   (`HTTP://`) is sent as the lower-case one.
 /// - Requests that `URLRequest.validate()` refuses (no URL, a method or header name that is not an HTTP token, a
-///   header value with a control character) fail before anything is sent.
+///   header value with a control character) fail before anything is sent, and so does every request when the
+///   configuration's `httpAdditionalHeaders` hold a header it would refuse
+///   (``HTTPTransportError/Code/invalidRequest``).
+/// - On Linux, redirects go where they go on Apple platforms: a relative `Location` is resolved against the URL that
+///   answered, a `HEAD` stays a `HEAD` after a `303`, and `Authorization`, `Proxy-Authorization`, `Cookie` and
+///   `Origin` are not sent to another origin (FoundationNetworking does otherwise; the session's delegate mends it).
 /// - A `401` carrying `WWW-Authenticate` arrives promptly as a `401` response on Linux too. FoundationNetworking
 ///   (swift-corelibs-foundation issue 5456) never completes such a request when it has no credential, not even
 ///   after the timeout. The session's delegate cancels HTTP authentication challenges there and the `401` response
@@ -41,7 +48,9 @@ import Foundation
 ///
 /// Known issue (FoundationNetworking, Linux): a server that closes the connection in the middle of the response head
 /// stops the process ("Transfer completed, but there's no response"), whatever sends through `URLSession`. Where a
-/// hostile server is possible (a server process calling others), prefer `AsyncHTTPClientTransport`.
+/// hostile server is possible (a server process calling others), prefer `AsyncHTTPClientTransport`. Known issue
+/// (Linux): inside a completion handler of its session, `OperationQueue.current` is not the session's
+/// `delegateQueue`.
 ///
 /// To stub responses in tests, give it a configuration with your `URLProtocol` subclass:
 /// `configuration.protocolClasses = [MyStub.self]` (on Linux, `URLProtocol.registerClass` has no effect).

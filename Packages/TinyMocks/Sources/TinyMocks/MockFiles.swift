@@ -19,7 +19,8 @@ import TinyHTTPTransport
 /// or `..` segment, invalid percent-encoding, or a name longer than 255 bytes is refused with
 /// ``MockError/unsafePath(path:reason:)``: a request can never make the mock read outside its directory. Nor can a
 /// file in it: a symbolic link that leads outside the directory is refused too (links are resolved on both sides,
-/// so a directory reached through a link works).
+/// so a directory reached through a link works; the resolved paths are compared as bytes, so a sibling directory
+/// whose name is only canonically equivalent is outside, and a resolved path that is not UTF-8 is no file).
 ///
 /// ```swift
 /// let fixtures = MockFiles.bundle(.module, subdirectory: "Fixtures")   // a test target's resources

@@ -21,8 +21,9 @@ import Foundation
 ///
 /// The answer comes after the route's delay, or the mock's `delay`, waited on its `clock`; a delay longer than the
 /// request's `timeoutInterval` fails as `timedOut` once that has passed, as on a live transport, and a cancelled
-/// request uses up no answer of its route. An answer to `HEAD`, and a `204` or `304`, has no body, as on the wire. Failures are thrown as
-/// `HTTPTransportError`, as from a live transport: a ``MockError`` as its `underlyingError` (code
+/// request uses up no answer of its route (a delay of exactly the `timeoutInterval` answers). An answer to `HEAD`,
+/// and a `204` or `304`, has no body, as on the wire. Failures are thrown as `HTTPTransportError`, as from a live
+/// transport: a ``MockError`` as its `underlyingError` (code
 /// `invalidRequest` for ``MockError/unsafePath(path:reason:)``, `other` for the rest), and cancelling the
 /// awaiting task, also during a delay, as code `cancelled` (with `URLError.cancelled`, as from `URLSession`).
 ///
@@ -129,8 +130,11 @@ public final class MockTransport: HTTPTransport, Sendable {
     ///   - method: The method to match.
     ///   - path: The path to match, written as in a URL (percent-encoded); empty segments and a trailing `/` do
     ///     not matter; a `basePath` is not part of it. A query written here (`"/search?q=swift"`) is matched as
-    ///     `query` is.
-    ///   - query: Query items the request must have (others may be present too); none by default.
+    ///     `query` is, each of its items required (a name written twice, `tag=a&tag=b`, requires both values); a
+    ///     fragment written here (`#top`) is ignored.
+    ///   - query: Query items the request must have (others may be present too); none by default. A name here
+    ///     replaces the same name written in `path`. Names and values are compared percent-decoded, or as written
+    ///     where that is not UTF-8 (`%E9`); a bare `?flag` in a request is the empty value.
     ///   - delay: The delay of this route's answers; the mock's `delay` by default.
     ///   - response: The first answer.
     ///   - more: The answers to the following calls, in order.

@@ -14,7 +14,8 @@ import TinyEndpoint
 /// - ``value()`` returns the value while it is fresh (``StatefulEndpoint/maximumAge``'s rules: `maximumAge`, else
 ///   the response's `Cache-Control: max-age` or `Expires`; forever when neither says); otherwise it loads, and every
 ///   caller that arrives meanwhile waits for that one load.
-/// - A stale value is revalidated with its `ETag` or `Last-Modified`: a `304` keeps it without decoding.
+/// - A stale value of a `GET` or `HEAD` is revalidated with its `ETag` or `Last-Modified`: a `304` keeps it without
+///   decoding. Other methods load again plainly.
 /// - A failed load fails every caller waiting on it, and the next call tries again; the last value is kept for
 ///   revalidation but not returned once stale. A cancelled caller stops waiting at once (`CancellationError`); the
 ///   load goes on for the others, and its value is kept.

@@ -96,7 +96,8 @@ extension EndpointLoading {
     /// `(Self, A)`, which hands `self` to the closure.
     ///
     /// - Returns: A token that ends the observation early; cancelling it while a load runs stops the activity, as
-    ///   releasing `self` does (then once the endpoint lets go of the observation, at its next change).
+    ///   releasing `self` does (then once the endpoint lets go of the observation: at its next change, or when a
+    ///   later observation releases the ended ones).
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @discardableResult
     public func observe<A: Sendable>(

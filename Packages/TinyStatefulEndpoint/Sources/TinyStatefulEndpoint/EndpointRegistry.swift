@@ -41,7 +41,7 @@ public final class EndpointRegistry: Sendable {
     ///   - keyHeaders: The headers whose values tell two requests apart (names compare case-insensitively).
     ///   - store: Where every instance it creates keeps its last good response; `nil` for none.
     ///   - cancelsUnobservedLoadAfter: The grace period after which every instance it creates cancels a load nobody
-    ///     observes any more; `nil`, the default, lets every load finish.
+    ///     observes any more (at least 0.1 s, at most about 95 years); `nil`, the default, lets every load finish.
     ///   - clock: The clock of every instance it creates.
     public init(
         transport: any HTTPTransport = URLSessionTransport.shared, maximumAge: Duration? = nil,

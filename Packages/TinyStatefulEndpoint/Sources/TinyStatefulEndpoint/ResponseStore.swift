@@ -15,7 +15,8 @@ public protocol ResponseStore: Sendable {
 
     /// Keeps `body` and `response`, the latest good answer to `request`, replacing what was kept for it. Every good
     /// answer is handed over: deciding what not to keep (`Cache-Control: no-store`, a request with credentials, as
-    /// ``FileResponseStore`` does) is the store's job.
+    /// ``FileResponseStore`` does) is the store's job, and so is dropping what it kept for `request` then, which is
+    /// no longer the latest answer.
     func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async
 }
 
@@ -36,8 +37,10 @@ public protocol ResponseStore: Sendable {
 ///   data stays off the disk unless you say otherwise. Stored, such a response is kept per credential (a 64-bit hash of
 ///   them is part of its key, the credentials themselves are not written: a short password could be found from the
 ///   hash, a token not), so one user's answer is never restored for another. (A credential the transport adds later,
-///   such as the authorization middleware's, is not seen here: give such an API a store per signed-in user, or none.) A
-///   response's `Set-Cookie` is never written.
+///   such as the authorization middleware's, is not seen here: give such an API a store per signed-in user, or
+///   none.) A response's `Set-Cookie` is never written.
+/// - A response it does not write removes the file of the answer before it, which is no longer the latest: no
+///   launch offers it again.
 public struct FileResponseStore: ResponseStore {
     let directory: URL
     let storesCredentialedRequests: Bool

@@ -28,9 +28,9 @@ import TinyRequestState
 /// - ``clear()`` cancels the load in flight and goes back to `.idle`.
 ///
 /// Staying fresh:
-/// - A load after a good response that carried an `ETag` or `Last-Modified` asks the server whether it changed
-///   (`If-None-Match`, `If-Modified-Since`); a `304 Not Modified` keeps the value without decoding anything, renews
-///   its freshness and is delivered again as a success.
+/// - A load of a `GET` or `HEAD` after a good response that carried an `ETag` or `Last-Modified` asks the server
+///   whether it changed (`If-None-Match`, `If-Modified-Since`); a `304 Not Modified` keeps the value without decoding
+///   anything, renews its freshness and is delivered again as a success. Other methods reload plainly.
 /// - Without ``maximumAge``, the response's `Cache-Control: max-age` or `Expires` says how long a value is fresh, and
 ///   `no-cache` or `no-store` makes every ``loadIfNeeded()`` revalidate.
 /// - With a ``ResponseStore``, the last good response survives restarts: a new instance offers it at once as a stale
@@ -99,11 +99,11 @@ import TinyRequestState
     ///     loads again; `nil`, the default, keeps a value until ``load()`` or ``clear()``.
     ///     Without it, the response's `Cache-Control` or `Expires` decides.
     ///   - store: Where the last good response is kept across launches; `nil`, the default, keeps it in memory only.
-    ///   - cancelsUnobservedLoadAfter: When set, a load in flight is cancelled once at least this long (at least
-    ///     0.1 s, at most about 95 years; at most twice this: it is checked at that interval) has passed since its
-    ///     last observer went away, and
-    ///     the state goes back to the last value (or `.idle`). `nil`, the default, lets every load finish: a shared
-    ///     endpoint's next screen, or a prefetch with no observer at all, gets the answer.
+    ///   - cancelsUnobservedLoadAfter: When set, a load in flight is cancelled once at least this long (at most twice
+    ///     this: it is checked at that interval) has passed since its last observer went away, and the state goes
+    ///     back to the last value (or `.idle`). A period under 0.1 s counts as 0.1 s, one over about 95 years as 95
+    ///     years. `nil`, the default, lets every load finish: a shared endpoint's next screen, or a prefetch with no
+    ///     observer at all, gets the answer.
     ///   - clock: The clock `maximumAge` and the grace period are measured on; inject one in tests.
     public nonisolated init(
         endpoint: Endpoint<A>, transport: any HTTPTransport = URLSessionTransport.shared, maximumAge: Duration? = nil,

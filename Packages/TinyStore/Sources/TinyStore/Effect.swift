@@ -1,5 +1,5 @@
 /// What an action starts, decided right after the reducer: nothing, or work off the main actor whose result is sent
-/// back, optionally under an id that cancels the work running under the same id. The Composable Architecture's shape:
+/// back, optionally under ids that cancel the work running under the same ids. The Composable Architecture's shape:
 ///
 /// ```swift
 /// static func effect(for action: Action, state: State) -> Effect<Action> {
@@ -28,7 +28,7 @@ public struct Effect<Action: Sendable>: Sendable {
         Self(work: EffectWork(operation: operation, ids: []))
     }
 
-    /// Cancels the effects running under `id`.
+    /// Cancels the effects running under `id`: those with an id of the same type and value (among their ids).
     public static func cancel(id: some Hashable & Sendable) -> Self {
         Self(work: EffectWork(operation: nil, ids: [id]))
     }

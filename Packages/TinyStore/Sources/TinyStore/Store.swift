@@ -85,7 +85,8 @@ public final class Store<F: Feature>: Observable {
     /// store.send(.load) { error in .loadFailed(error.localizedDescription) }
     /// ```
     ///
-    /// The handler covers this action's effect only; cancellation is not an error and is not passed to it.
+    /// The handler covers this action's effect only (an error of the effect of an action it sends back goes to
+    /// ``onError``); cancellation is not an error and is not passed to it.
     ///
     /// - Parameters:
     ///   - action: The action to apply.

@@ -16,6 +16,7 @@ public struct StoreTask: Hashable, Sendable {
     }
 
     /// Whether the effect was cancelled: by ``cancel()``, by an effect under the same id (``Effect/cancellable(id:)``,
-    /// ``Effect/cancel(id:)``), or because the store that ran it went away. `false` when the action started no task.
+    /// ``Effect/cancel(id:)``) as it or as the effect of an action it sent back (they run in one task), or because the
+    /// store that ran it went away. `false` when the action started no task.
     public var isCancelled: Bool { task?.isCancelled ?? false }
 }

@@ -19,8 +19,9 @@ import TinyStore
 /// when the test store is released), when an effect is still running at
 /// ``finish(timeout:fileID:filePath:line:column:)`` or when the test store is released without it ("An effect
 /// returned for this action is still running", at the line that sent the action), when `receive` waits past its
-/// timeout (or is called with no effect running: it fails at once), or when a reducer or an effect throws. Effects run for real: inject their dependencies (for example
-/// through a generic parameter of the feature) to make them deterministic. `receive` and `finish` wait without
+/// timeout (or is called with no effect running: it fails at once), or when a reducer or an effect throws. Effects run
+/// for real: inject their dependencies (for example through a generic parameter of the feature) to make them
+/// deterministic. `receive` and `finish` wait without
 /// polling: the store wakes them when an effect ends.
 ///
 /// Failures are reported as Swift Testing issues inside a Swift Testing test, otherwise with `XCTFail`, at the line
@@ -48,7 +49,8 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ///
     /// - Parameters:
     ///   - initialState: The state to start from.
-    ///   - timeout: How long `receive` and ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
+    ///   - timeout: How long `receive` and ``finish(timeout:fileID:filePath:line:column:)`` wait by default; a wait
+    ///     lasts at most about 95 years, whatever longer timeout you pass (`.seconds(Int64.max)`).
     ///   - fileID: The file of the call, where failures are reported until the first assertion (leave the default).
     ///   - filePath: The path of the call's file (leave the default).
     ///   - line: The line of the call (leave the default).
@@ -117,7 +119,8 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ///
     /// - Parameters:
     ///   - expected: The action expected next.
-    ///   - timeout: How long to wait for the action; by default the `timeout` given to ``init(initialState:timeout:fileID:filePath:line:column:)``.
+    ///   - timeout: How long to wait for the action (at most about 95 years); by default the `timeout` given to
+    ///     ``init(initialState:timeout:fileID:filePath:line:column:)``.
     ///   - update: Changes the previous state into the expected one; omit it when the state must not change.
     ///   - fileID: The file of the call, where a failure is reported (leave the default).
     ///   - filePath: The path of the call's file (leave the default).
@@ -144,7 +147,8 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ///
     /// - Parameters:
     ///   - isMatching: Whether the action is the one expected next.
-    ///   - timeout: How long to wait for the action; by default the `timeout` given to ``init(initialState:timeout:fileID:filePath:line:column:)``.
+    ///   - timeout: How long to wait for the action (at most about 95 years); by default the `timeout` given to
+    ///     ``init(initialState:timeout:fileID:filePath:line:column:)``.
     ///   - update: Changes the previous state into the expected one; omit it when the state must not change.
     ///   - fileID: The file of the call, where a failure is reported (leave the default).
     ///   - filePath: The path of the call's file (leave the default).
@@ -165,7 +169,8 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     /// actions not asserted. Call it at the end of a test. Effects still running are cancelled.
     ///
     /// - Parameters:
-    ///   - timeout: How long to wait for the effects; by default the `timeout` given to ``init(initialState:timeout:fileID:filePath:line:column:)``.
+    ///   - timeout: How long to wait for the effects (at most about 95 years); by default the `timeout` given to
+    ///     ``init(initialState:timeout:fileID:filePath:line:column:)``.
     ///   - fileID: The file of the call, where a failure is reported (leave the default).
     ///   - filePath: The path of the call's file (leave the default).
     ///   - line: The line of the call (leave the default).

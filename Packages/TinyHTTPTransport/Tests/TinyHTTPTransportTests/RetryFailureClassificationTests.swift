@@ -2,69 +2,6 @@ import Foundation
 import Testing
 @_spi(TinyKit) import TinyHTTPTransport
 
-#if canImport(Glibc)
-    import Glibc
-
-    /// A TCP server on `127.0.0.1` (a free port) answering every request with a `200` that announces 100 bytes of
-    /// body, sends 8 and closes the connection: a server that crashed or restarted mid-response.
-    private final class MidBodyClosingServer: Sendable {
-        let port: UInt16
-        private let listener: Int32
-        private let accepted = Locked(0)
-
-        /// The connections accepted so far: one per attempt.
-        var connections: Int { accepted.withLock { $0 } }
-
-        init() throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    bind(listener, address, length) == 0 && listen(listener, 8) == 0
-                        && getsockname(listener, address, &length) == 0
-                }
-            }
-            guard bound else {
-                close(listener)
-                throw HTTPTransportError(.other, message: "the test server could not listen")
-            }
-            let accepted = accepted
-            self.listener = listener
-            port = UInt16(bigEndian: address.sin_port)
-            Thread.detachNewThread {
-                while case let connection = accept(listener, nil, nil), connection >= 0 {
-                    accepted.withLock { $0 += 1 }
-                    Self.readHead(connection)
-                    let reply = "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"id\":1,"
-                    _ = reply.utf8CString.withUnsafeBufferPointer {
-                        send(connection, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL))
-                    }
-                    close(connection)
-                }
-            }
-        }
-
-        func stop() {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-        }
-
-        /// Reads the request head, up to its blank line (a GET has no body).
-        private static func readHead(_ connection: Int32) {
-            var head = [UInt8]()
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while !head.suffix(4).elementsEqual("\r\n\r\n".utf8) {
-                let count = recv(connection, &buffer, buffer.count, 0)
-                if count <= 0 { return }
-                head += buffer[..<count]
-            }
-        }
-    }
-#endif
-
 /// Which failures the retry middleware sends again: the same failure must be retried (or not) whatever the platform
 /// or the shape it reaches the middleware in.
 @Suite(.timeLimit(.minutes(1))) struct RetryFailureClassificationTests {
@@ -79,8 +16,8 @@ import Testing
         /// code in it: the same server failure was retried on iOS and given up at once on Linux. It is `cannotConnect`
         /// now, and retried.
         @Test func aConnectionClosedMidBodyIsRetriedLikeALostConnection() async throws {
-            let server = try MidBodyClosingServer()
-            defer { server.stop() }
+            // A `200` that announces 100 bytes of body, sends 8 and closes: a server that crashed mid-response.
+            let server = try ScriptedHTTPServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"id\":1,")
             let transport = URLSessionTransport(configuration: .ephemeral)
                 .with(.retry(policy, clock: RecordingClock()))
             let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/items/1"))
@@ -90,7 +27,7 @@ import Testing
             }
 
             #expect(error?.body == nil, "no whole response: \(String(describing: error))")
-            #expect(server.connections == 2, "\(String(describing: error))")
+            #expect(server.heads.count == 2, "\(String(describing: error))")
             #expect(error?.attempts == 2)
         }
     #endif

@@ -5,75 +5,6 @@ import Testing
 
 #if canImport(Glibc) && canImport(FoundationNetworking)
     import FoundationNetworking
-    import Glibc
-
-    /// A TCP server on `127.0.0.1` (a free port) that records each request head and answers it with what `answer`
-    /// returns for it (the whole reply), then closes the connection.
-    private final class RecordingHTTPServer: Sendable {
-        let port: UInt16
-        private let listener: Int32
-        private let recorded = Locked([String]())
-
-        /// The request heads received so far.
-        var heads: [String] { recorded.withLock { $0 } }
-
-        init(answer: @escaping @Sendable (_ head: String) -> String) throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    bind(listener, address, length) == 0 && listen(listener, 8) == 0
-                        && getsockname(listener, address, &length) == 0
-                }
-            }
-            guard bound else {
-                close(listener)
-                throw HTTPTransportError(.other, message: "the test server could not listen")
-            }
-            self.listener = listener
-            port = UInt16(bigEndian: address.sin_port)
-            let recorded = recorded
-            Thread.detachNewThread {
-                while case let connection = accept(listener, nil, nil), connection >= 0 {
-                    var head = [UInt8]()
-                    var buffer = [UInt8](repeating: 0, count: 4096)
-                    while !head.suffix(4).elementsEqual("\r\n\r\n".utf8) {
-                        let count = recv(connection, &buffer, buffer.count, 0)
-                        if count <= 0 { break }
-                        head += buffer[..<count]
-                    }
-                    let text = String(decoding: head, as: UTF8.self)
-                    recorded.withLock { $0.append(text) }
-                    _ = answer(text).utf8CString.withUnsafeBufferPointer {
-                        send(connection, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL))
-                    }
-                    close(connection)
-                }
-            }
-        }
-
-        deinit {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-        }
-
-        /// A URL of this server.
-        func url(_ path: String) throws -> URL { try #require(URL(string: "http://127.0.0.1:\(port)\(path)")) }
-
-        /// A response with `status`, `headers` and `body`, closing the connection.
-        static func response(_ status: Int, headers: [String] = [], body: String = "") -> String {
-            let lines = headers + ["Content-Length: \(body.utf8.count)", "Connection: close"]
-            return "HTTP/1.1 \(status) Scripted\r\n" + lines.map { $0 + "\r\n" }.joined() + "\r\n" + body
-        }
-
-        /// The path of a request head's request line.
-        static func path(of head: String) -> String {
-            head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
-        }
-    }
 
     /// A session delegate of the user's own: it implements no method.
     private final class UsersDelegate: NSObject, URLSessionDataDelegate, Sendable {}
@@ -86,10 +17,10 @@ import Testing
         /// session's configuration (`httpAdditionalHeaders = ["Authorization": …]`, a common way to authorize every
         /// request) went to whatever origin the `Location` named. Such a redirect is not followed now.
         @Test func aConfigurationsAuthorizationIsNotSentToAnotherOrigin() async throws {
-            let target = try RecordingHTTPServer { _ in RecordingHTTPServer.response(200, body: "landed") }
+            let target = try ScriptedHTTPServer { _ in ScriptedHTTPServer.response(200, body: "landed") }
             let elsewhere = try target.url("/landing").absoluteString
-            let origin = try RecordingHTTPServer { _ in
-                RecordingHTTPServer.response(302, headers: ["Location: \(elsewhere)"])
+            let origin = try ScriptedHTTPServer { _ in
+                ScriptedHTTPServer.response(302, headers: ["Location: \(elsewhere)"])
             }
             let configuration = URLSessionConfiguration.ephemeral
             configuration.httpAdditionalHeaders = ["Authorization": "Bearer c0nfigS3cret"]
@@ -111,11 +42,11 @@ import Testing
         /// same handler drops the `Cookie` header on a change of origin, so the new origin's own cookies are never
         /// sent either.)
         @Test func aCookieSetByARedirectIsSentWithTheRedirectedRequest() async throws {
-            let server = try RecordingHTTPServer { head in
-                RecordingHTTPServer.path(of: head) == "/login"
-                    ? RecordingHTTPServer.response(
+            let server = try ScriptedHTTPServer { head in
+                ScriptedHTTPServer.path(of: head) == "/login"
+                    ? ScriptedHTTPServer.response(
                         302, headers: ["Set-Cookie: session=abc; Path=/", "Location: /home"])
-                    : RecordingHTTPServer.response(200, body: "home")
+                    : ScriptedHTTPServer.response(200, body: "home")
             }
             let plain = URLSession(configuration: .ephemeral)
             defer { plain.finishTasksAndInvalidate() }
@@ -125,7 +56,7 @@ import Testing
             let (_, response) = try await transport.send(URLRequest(url: try server.url("/login")))
 
             #expect(response.statusCode == 200)
-            let homes = server.heads.filter { RecordingHTTPServer.path(of: $0) == "/home" }
+            let homes = server.heads.filter { ScriptedHTTPServer.path(of: $0) == "/home" }
             try #require(homes.count == 2)
             #expect(homes[0].contains("Cookie: session=abc"), "FoundationNetworking without a delegate: \(homes[0])")
             #expect(homes[1].contains("Cookie: session=abc"), "\(homes[1])")
@@ -136,7 +67,7 @@ import Testing
         /// own delegate (`URLSession(configuration:delegate:delegateQueue:)`, then `send`, `load`, `dataTask(endpoint:)`)
         /// is never checked, and its CRLF header value still goes on the wire as a header line of its own.
         @Test func aConfigurationHeaderWithALineBreakIsRefusedOnASessionWithItsOwnDelegate() async throws {
-            let server = try RecordingHTTPServer { _ in RecordingHTTPServer.response(200, body: "ok") }
+            let server = try ScriptedHTTPServer { _ in ScriptedHTTPServer.response(200, body: "ok") }
             let configuration = URLSessionConfiguration.ephemeral
             configuration.httpAdditionalHeaders = ["X-Token": "abc\r\nX-Injected: yes"]
             let session = URLSession(configuration: configuration, delegate: UsersDelegate(), delegateQueue: nil)

@@ -6,57 +6,12 @@ import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
-/// A clock on which time stands still and every sleep waits until its task is cancelled; it counts the sleeps
-/// waiting now.
-private final class SleeperCountingClock: Clock, Sendable {
-    typealias Instant = TestClock.Instant
-
-    private let state = Locked((sleeping: 0, waiting: [Int: CheckedContinuation<Void, Never>](), next: 0))
-
-    var now: Instant { Instant(offset: .zero) }
-    var minimumResolution: Duration { .zero }
-
-    /// How many sleeps are waiting now.
-    var sleeping: Int { state.withLock { $0.sleeping } }
-
-    /// Ends every sleep waiting now, so that no task outlives the test.
-    func wakeAll() {
-        let waiting = state.withLock { state in
-            defer { state.waiting = [:] }
-            return state.waiting.values
-        }
-        for continuation in waiting { continuation.resume() }
-    }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        let number = state.withLock { state in
-            state.next += 1
-            state.sleeping += 1
-            return state.next
-        }
-        defer { state.withLock { $0.sleeping -= 1 } }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let cancelled = state.withLock { state in
-                    if Task.isCancelled { return true }
-                    state.waiting[number] = continuation
-                    return false
-                }
-                if cancelled { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiting.removeValue(forKey: number) }?.resume()
-        }
-        try Task.checkCancellation()
-    }
-}
-
 /// StatefulEndpoint.swift `load()` and `task`'s `didSet`: "the grace period's check of the load in flight, which ends
 /// with it: no task sleeps on after a load".
 @Suite(.timeLimit(.minutes(1))) struct GraceCheckLifetimeTests {
     /// The check ends with its load: once the load answered, no sleep of the grace period is left.
     @MainActor @Test func theGraceCheckEndsWithItsLoad() async throws {
-        let clock = SleeperCountingClock()
+        let clock = StandingClock()
         let transport = NumberingTransport(holding: [1])
         let endpoint = StatefulEndpoint(
             endpoint: textEndpoint(), transport: transport, cancelsUnobservedLoadAfter: .seconds(30), clock: clock)
@@ -83,7 +38,7 @@ private final class SleeperCountingClock: Clock, Sendable {
     /// when its load ends: it slept on for the grace period (here forever, on a clock that stands still). `.loading`
     /// is published last now, once the check is in place.
     @MainActor @Test func aLoadStartedWhileLoadingIsPublishedLeavesNoCheckSleeping() async throws {
-        let clock = SleeperCountingClock()
+        let clock = StandingClock()
         let transport = NumberingTransport(holding: [1, 2])
         let endpoint = StatefulEndpoint(
             endpoint: textEndpoint(), transport: transport, cancelsUnobservedLoadAfter: .seconds(30), clock: clock)

@@ -26,6 +26,9 @@ final class StandingClock: Clock, Sendable {
     /// How many sleeps returned at once, without any time passing.
     var immediateSleeps: Int { state.withLock { $0.immediateSleeps } }
 
+    /// How many sleeps are waiting now.
+    var sleeping: Int { state.withLock { $0.waiting.count } }
+
     /// Ends every sleep waiting now, as if its time had come: a task left sleeping would outlive the test (and
     /// LeakSanitizer reports it).
     func wakeAll() {

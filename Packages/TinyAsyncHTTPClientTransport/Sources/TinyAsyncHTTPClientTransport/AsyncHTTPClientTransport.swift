@@ -121,6 +121,11 @@
                         .timedOut, request: request, response: head,
                         message:
                             "no byte of the body came for \(request.timeoutInterval) s (the request's timeoutInterval)")
+                } catch {
+                    // A failure in the body (the connection closed, a cancellation) keeps the head, as URLSession's do.
+                    var failure = Self.transportError(for: error, request: request)
+                    failure.response = failure.response ?? head
+                    throw failure
                 }
             } catch {
                 throw Self.transportError(for: error, request: request)

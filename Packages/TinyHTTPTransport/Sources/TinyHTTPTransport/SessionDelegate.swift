@@ -83,15 +83,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// `URLRequest.validate()` refuses in a request (FoundationNetworking adds them to every request unchecked).
     let refusal: HTTPTransportError?
 
-    init(_ configuration: URLSessionConfiguration? = nil) {
+    init(_ configuration: URLSessionConfiguration? = nil) { refusal = configuration.flatMap(Self.refusal(of:)) }
+
+    /// Why every request of a session with `configuration` is refused, `nil` when none is.
+    static func refusal(of configuration: URLSessionConfiguration) -> HTTPTransportError? {
         do throws(HTTPTransportError) {
-            for (name, value) in configuration?.httpAdditionalHeaders ?? [:] {
+            for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
                 try URLRequest.validateHeaderField(name: "\(name)", value: "\(value)")
             }
-            refusal = nil
+            return nil
         } catch {
             let reason = error.message ?? "a header is refused"
-            refusal = HTTPTransportError(
+            return HTTPTransportError(
                 .invalidRequest, message: "in the session configuration's httpAdditionalHeaders, \(reason)")
         }
     }

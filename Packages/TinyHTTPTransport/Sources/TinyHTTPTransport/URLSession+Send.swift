@@ -61,7 +61,11 @@ extension URLSession: HTTPTransport {
         do {
             if let refusal { throw refusal }
             try request.validate()
-            if let refused = delegate?.refusal { throw HTTPTransportError(mapping: refused, request: request) }
+            // TinyKit's delegate checked its session's headers once; a session with another is checked here.
+            let refused = delegate == nil && hasDelegate ? SessionDelegate.refusal(of: session.configuration) : nil
+            if let refused = refused ?? delegate?.refusal {
+                throw HTTPTransportError(mapping: refused, request: request)
+            }
         } catch {
             // A task only to hand back, cancelled before anyone can resume it; its URL is never contacted. An http
             // one: FoundationNetworking never ends a task it has no protocol for (`HTTPS://`, `file:`), even cancelled.

@@ -104,8 +104,8 @@ public struct MockFiles: Sendable {
         else { return nil }
         // Compared as bytes: file names are bytes, and `hasPrefix` takes canonically equivalent names (`é`, `e` + `´`)
         // for one.
-        let inside = Array((realDirectory.hasSuffix("/") ? realDirectory : realDirectory + "/").utf8)
-        guard Array(realFile.utf8).starts(with: inside) else {
+        let inside = realDirectory.hasSuffix("/") ? realDirectory : realDirectory + "/"
+        guard realFile.utf8.starts(with: inside.utf8) else {
             throw MockError.unsafePath(
                 path: path, reason: "its mock file \(name) is a link to \(realFile), outside the mock directory")
         }

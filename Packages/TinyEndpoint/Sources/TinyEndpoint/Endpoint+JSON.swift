@@ -13,8 +13,9 @@ extension Endpoint where A: DecodableResult {
     /// An empty body decodes as `nil` when `A` is optional and as ``EmptyResponse``; for any other type it fails
     /// with ``EndpointError/noData(type:response:)``. Decoding failures are
     /// ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
-    /// A `String` result is the body as text, not JSON: in the charset the `Content-Type` names, UTF-8 by default
-    /// (an empty body is `""`; bytes that are not valid text in that charset are a decoding failure). Any other
+    /// A `String` result is the body as text: in the charset the `Content-Type` names, UTF-8 by default (an empty
+    /// body is `""`; bytes that are not valid text in that charset are a decoding failure); from a response whose
+    /// `Content-Type` names JSON, it is decoded as a JSON string (`"tok_123"` is `tok_123`), as the seeds do. Any other
     /// result is decoded only from a JSON response (`application/json`, `text/json`, `…+json`, or no
     /// `Content-Type`): an HTML error page or XML fails with ``EndpointError/unexpectedContentType(_:body:)`` naming
     /// the content type, unless `checksContentType` is `false`.
@@ -157,7 +158,7 @@ extension JSONDecoder {
     ///   - data: The response body.
     ///   - response: The response.
     /// - Returns: The decoded value; for an empty body `nil` when `T` is optional, or an ``EmptyResponse``; for a
-    ///   `String`, the body as text.
+    ///   `String`, the body as text, or the JSON string when the `Content-Type` names JSON.
     /// - Throws: ``EndpointError/noData(type:response:)`` for an empty body,
     ///   ``EndpointError/unexpectedContentType(_:body:)`` for a response whose `Content-Type` is not JSON, otherwise
     ///   ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
@@ -166,12 +167,18 @@ extension JSONDecoder {
     }
 
     /// Decodes `data` as `T`, following the empty-body rules of ``decodeResponse(_:_:)``; a `String` (or `String?`)
-    /// is the body as text, not JSON (``decodeText(_:response:)``). With `checksContentType`, a body whose
+    /// is the body as text (``decodeText(_:response:)``) unless the `Content-Type` names JSON. With `checksContentType`, a body whose
     /// `Content-Type` is not JSON is refused before decoding.
     func decodeBody<T: Decodable>(
         from data: Data?, response: URLResponse?, checksContentType: Bool = true
     ) throws(EndpointError) -> T {
-        let isText = T.self == String.self || T.self == String?.self
+        var isText = T.self == String.self || T.self == String?.self
+        // A `String` from a response labelled JSON is a JSON string (its quotes and escapes decoded).
+        if isText, let type = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"),
+            !type.isEmpty, Self.isJSON(type)
+        {
+            isText = false
+        }
         guard let data, !data.isEmpty else {
             if let empty = T.self as? any EmptyBodyDecodable.Type, let value = empty.init() as? T { return value }
             throw .noData(type: "\(T.self)", response: response as? HTTPURLResponse)

@@ -37,23 +37,29 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
     /// The same text as ``description``, so `localizedDescription` (and UI built on it) says what happened.
     public var errorDescription: String? { description }
 
-    /// One line saying what went wrong and where.
+    /// One line saying what went wrong and where, with a preview of the body when there is one.
     public var description: String {
+        switch self {
+        case .decodingFailed(_, _, _, let body), .unexpectedBody(let body), .unexpectedContentType(_, let body):
+            "\(summary); body: \(HTTPRedaction.preview(of: body))"
+        default: summary
+        }
+    }
+
+    /// ``description`` without the body, for a message that may be shown or logged where a body must not go.
+    var summary: String {
         switch self {
         case .noData(let type, let response):
             "no data: the response had no body to decode as \(type)"
                 + (response.map { " (status \($0.statusCode))" } ?? "")
-        case .decodingFailed(let type, let codingPath, let underlying, let body):
-            "could not decode \(type) at \(codingPath): \(Self.context(of: underlying).message); body: "
-                + HTTPRedaction.preview(of: body)
+        case .decodingFailed(let type, let codingPath, let underlying, _):
+            "could not decode \(type) at \(codingPath): \(Self.context(of: underlying).message)"
         case .encodingFailed(let type, let codingPath, let underlying):
             "could not encode the request body \(type) at \(codingPath): \(Self.context(of: underlying).message)"
         case .invalidURL(let url, let reason): "invalid URL \"\(Self.shown(url))\": \(reason)"
         case .notHTTPResponse: "the response is not an HTTP response"
-        case .unexpectedBody(let body):
-            "expected an empty response, got \(body.count) bytes: \(HTTPRedaction.preview(of: body))"
-        case .unexpectedContentType(let contentType, let body):
-            "expected a JSON response, got Content-Type \"\(contentType)\"; body: \(HTTPRedaction.preview(of: body))"
+        case .unexpectedBody(let body): "expected an empty response, got \(body.count) bytes"
+        case .unexpectedContentType(let contentType, _): "expected a JSON response, got Content-Type \"\(contentType)\""
         }
     }
 
@@ -74,7 +80,10 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
     /// The coding path of a `DecodingError` or `EncodingError` as `a.b[2].c`, or `(top level)`.
     static func codingPath(of error: any Error) -> String {
         let path = context(of: error).codingPath.reduce(into: "") { text, key in
-            text += key.intValue.map { "[\($0)]" } ?? (text.isEmpty ? "" : ".") + key.stringValue
+            // An array position is the coders' "Index n" key; a dictionary key that reads as a number ("42", "007")
+            // has an `intValue` too, but is a name.
+            let index = key.intValue.flatMap { key.stringValue == "Index \($0)" ? $0 : nil }
+            text += index.map { "[\($0)]" } ?? (text.isEmpty ? "" : ".") + key.stringValue
         }
         return path.isEmpty ? "(top level)" : path
     }

@@ -61,7 +61,7 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     ///
     /// An empty body decodes as `nil` for an optional `T` and as ``EmptyResponse``; for other types it is
     /// ``TinyAPIError/Kind/noData``. A `String` is the body as text (in the `Content-Type`'s charset, UTF-8 by
-    /// default).
+    /// default), or the JSON string from a response labelled JSON.
     ///
     /// - Throws: ``TinyAPIError``.
     public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {

@@ -120,7 +120,7 @@ extension TinyAPIEndpoint {
     /// ```
     ///
     /// - Parameters:
-    ///   - type: The result type; `String` is the body as text.
+    ///   - type: The result type; `String` is the body as text, or the JSON string from a response labelled JSON.
     ///   - decoder: The decoder for the response.
     ///   - checksContentType: Whether a response whose `Content-Type` is not JSON is refused before decoding, with
     ///     ``EndpointError/unexpectedContentType(_:body:)``; `false` for a server that mislabels its JSON.

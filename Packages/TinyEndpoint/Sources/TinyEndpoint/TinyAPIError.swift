@@ -65,12 +65,14 @@ public struct TinyAPIError: Error, Sendable, Equatable, LocalizedError, CustomSt
             switch error.code {
             case .unacceptableStatus(let status): .httpError(status)
             case .cancelled: .cancelled
-            default: .networkError(error.description)
+            // The system's sentence, as tinyAPI's (a `URLError`'s); the request and the code stay in `description`.
+            default: .networkError(error.underlyingError?.localizedDescription ?? error.description)
             }
         case let error as EndpointError:
             switch error {
             case .noData: .noData
-            case .decodingFailed, .unexpectedBody, .unexpectedContentType: .decodingError(error.description)
+            // Without the body, which would reach the screen (and logs) with the message.
+            case .decodingFailed, .unexpectedBody, .unexpectedContentType: .decodingError(error.summary)
             case .encodingFailed: .encodingError(error.description)
             case .invalidURL: .invalidURL
             case .notHTTPResponse: .networkError(error.description)

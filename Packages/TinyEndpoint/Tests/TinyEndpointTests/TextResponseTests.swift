@@ -28,9 +28,16 @@ import TinyHTTPTransport
         #expect(try endpoint.parse(body, response(contentType: contentType)).get() == text)
     }
 
-    @Test func aJSONStringIsTextToo() throws {
+    /// A response labelled JSON holds a JSON string, as the seeds decode it; without that label it is text.
+    @Test func aJSONStringIsDecodedFromAResponseLabelledJSON() throws {
         let endpoint = Endpoint<String>(json: .get, url: try apiURL("/token"))
-        #expect(try endpoint.parse(Data(#""abc""#.utf8), response(contentType: "application/json")).get() == #""abc""#)
+        let body = Data(#""a\"b""#.utf8)
+        #expect(try endpoint.parse(body, response(contentType: "application/json; charset=utf-8")).get() == #"a"b"#)
+        #expect(try endpoint.parse(body, response(contentType: "text/plain")).get() == #""a\"b""#)
+        #expect(try endpoint.parse(body, response(contentType: nil)).get() == #""a\"b""#)
+        #expect(throws: EndpointError.self) {
+            try endpoint.parse(Data("{}".utf8), response(contentType: "application/json")).get()
+        }
     }
 
     @Test func anEmptyBodyIsAnEmptyStringOrNil() throws {

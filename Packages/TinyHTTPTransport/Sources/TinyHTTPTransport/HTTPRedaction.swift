@@ -68,17 +68,27 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// The request in one line, for logs, errors and `description`s: the method and the URL with its secrets
     /// redacted, never a header or the body, for example `POST https://api.example.com/login`.
     public func summary(of request: URLRequest) -> String {
-        "\(request.httpMethod ?? "GET") \(request.url.map(redacted(url:)) ?? "(no URL)")"
+        let method = request.httpMethod ?? "GET"
+        // A method that is not a token (one `validate()` refuses) quoted and escaped: a CR/LF in it breaks no line.
+        return
+            "\(URLRequest.isToken(method) ? method : method.debugDescription) \(request.url.map(redacted(url:)) ?? "(no URL)")"
     }
 
-    /// The first `limit` bytes of a response body as text, for error messages and logs: `(empty)` for none, and the
-    /// whole size after a cut (made before a multi-byte character rather than inside it), for example `{"error":"not… (4096 bytes)`.
+    /// The first `limit` bytes of a response body as text on one line, for error messages and logs: `(empty)` for
+    /// none, control characters and line separators escaped (`\n`, `\r`, `\u{2028}`: a body cannot break or forge
+    /// a log line), and the whole size after a cut (made before a multi-byte character rather than inside it), for
+    /// example `{"error":"not… (4096 bytes)`.
     public static func preview(of body: Data, limit: Int = 200) -> String {
         if body.isEmpty { return "(empty)" }
         var end = body.startIndex + min(max(limit, 0), body.count)
         // Cut before a character, not inside one: back over UTF-8 continuation bytes (at most 3 in a character).
         for _ in 0..<3 where end > body.startIndex && end < body.endIndex && body[end] & 0xC0 == 0x80 { end -= 1 }
-        let text = String(decoding: body[..<end], as: UTF8.self)
+        let text = String(decoding: body[..<end], as: UTF8.self).unicodeScalars.reduce(into: "") { line, scalar in
+            let breaks =
+                scalar.properties.generalCategory == .control
+                ? scalar != "\t" : "\u{2028}\u{2029}".unicodeScalars.contains(scalar)
+            line += breaks ? scalar.escaped(asASCII: true) : String(scalar)
+        }
         return body.count > limit ? text + "… (\(body.count) bytes)" : text
     }
 

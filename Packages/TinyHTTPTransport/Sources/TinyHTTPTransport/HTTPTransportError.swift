@@ -97,8 +97,9 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     ///   | `badURL`, `unsupportedURL` | ``Code/invalidRequest`` |
     ///   | anything else | ``Code/other`` |
     ///
-    ///   except `unsupportedURL` for an `http`/`https` request: FoundationNetworking (libcurl) reports a reply that
-    ///   is not HTTP that way, a fault of the server rather than of the request, so it becomes ``Code/other``.
+    ///   except `unsupportedURL` for an `http`/`https` request with a host: FoundationNetworking (libcurl) reports a
+    ///   reply that is not HTTP that way, a fault of the server rather than of the request, so it becomes
+    ///   ``Code/other``.
     /// - Anything else becomes ``Code/other``.
     public init(mapping error: any Error, request: URLRequest?) {
         if var error = error as? HTTPTransportError {
@@ -108,7 +109,8 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         }
         let urlErrorCode = Self.urlErrorCode(of: error)
         let scheme = request?.url?.scheme?.lowercased()
-        if urlErrorCode == .unsupportedURL, scheme == "http" || scheme == "https" {
+        if urlErrorCode == .unsupportedURL, scheme == "http" || scheme == "https", request?.url?.host?.isEmpty == false
+        {
             self.init(.other, request: request, underlyingError: error, message: "the reply is not HTTP")
         } else {
             let category = urlErrorCode.map(Code.init(urlErrorCode:)) ?? .other

@@ -148,7 +148,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         /// Mends FoundationNetworking's redirects to what Apple platforms and curl do: a relative `Location` resolved
         /// against the URL that answered (not the root), a `HEAD` kept a `HEAD` after a `303` (not made a `GET`), no
         /// `Authorization`, `Proxy-Authorization`, `Cookie` or `Origin` sent to another origin, and the stored cookies
-        /// of the new URL sent (it adds none to a request a delegate hands back). The session's own
+        /// of the new URL sent (it adds none to a request a delegate hands back). A `Location` that is not an `http`
+        /// or `https` URL with a host (an app's `myapp://callback`) is not followed: the redirect comes back as the
+        /// response, as `AsyncHTTPClientTransport` returns it, rather than as a failure blamed on the request. The session's own
         /// `httpAdditionalHeaders` are added to every request after this: when they carry one of those headers, a
         /// redirect to another origin is not followed, and comes back as the response.
         func urlSession(
@@ -160,10 +162,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             if let from, let location = response.value(forHTTPHeaderField: "Location") {
                 next.url = URL(string: location, relativeTo: from)?.absoluteURL ?? next.url
             }
+            guard let to = next.url, ["http", "https"].contains(to.scheme?.lowercased()), to.host?.isEmpty == false
+            else {
+                return completionHandler(nil)
+            }
             if task.currentRequest?.httpMethod == "HEAD" { next.httpMethod = "HEAD" }
             let credentials = ["Authorization", "Proxy-Authorization", "Cookie", "Origin"]
             let configuration = session.configuration
-            if let from, let to = next.url, (from.scheme, from.host, from.port) != (to.scheme, to.host, to.port) {
+            if let from, (from.scheme, from.host, from.port) != (to.scheme, to.host, to.port) {
                 let own = (configuration.httpAdditionalHeaders ?? [:]).keys.map { "\($0)".lowercased() }
                 if credentials.contains(where: { own.contains($0.lowercased()) }) { return completionHandler(nil) }
                 for name in credentials { next.setValue(nil, forHTTPHeaderField: name) }

@@ -49,6 +49,7 @@ extension URL {
 extension URLComponents {
     /// Appends a relative path as `URL.appendingRelative(_:)` does, without parsing the URL again.
     @_spi(TinyKit) public mutating func appendPath(_ path: String) {
+        guard !path.isEmpty else { return }  // no trailing slash added: `/v1` and `/v1/` may be different resources
         let relative = path.drop { $0 == "/" }
         // Most paths need no escaping: checking their bytes is far cheaper than encoding them.
         let encoded =

@@ -45,7 +45,7 @@ extension URLRequest {
     }
 
     /// Whether `text` is an HTTP token (RFC 9110 `tchar`: letters, digits and ``!#$%&'*+-.^_`|~``).
-    private static func isToken(_ text: String) -> Bool {
+    static func isToken(_ text: String) -> Bool {
         var text = text
         return !text.isEmpty && text.withUTF8 { $0.allSatisfy(isTokenByte) }
     }

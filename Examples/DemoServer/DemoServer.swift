@@ -61,8 +61,10 @@ private struct DemoHandler: HTTPHandler {
     let api: DemoAPI
 
     func handleRequest(_ request: FlyingFox.HTTPRequest) async throws -> HTTPResponse {
+        // HEAD is answered as GET, without the body (RFC 9110 §9.3.2: what `curl -I` sends).
+        let isHead = request.method == .HEAD
         let demoRequest = DemoRequest(
-            method: request.method.rawValue, path: request.path,
+            method: isHead ? "GET" : request.method.rawValue, path: request.path,
             query: request.query.map { (name: $0.name, value: $0.value) }, body: try await request.bodyData)
         let response = api.handle(demoRequest)
         // `Connection: close`: FlyingFox writes the head and the body of a response separately, and on a kept-alive
@@ -70,7 +72,7 @@ private struct DemoHandler: HTTPHandler {
         // URLSession on Linux. A fresh connection per request takes about 1 ms on loopback.
         var headers: [HTTPHeader: String] = [.contentType: "application/json; charset=utf-8", .connection: "close"]
         // A GET's answer carries an ETag, the hash of its body; sent back in `If-None-Match`, it gets a `304`.
-        if request.method == .GET, response.status == 200 {
+        if request.method == .GET || isHead, response.status == 200 {
             let etag = "\"\(response.bodyData.reduce(UInt64(5381)) { $0 &* 33 &+ UInt64($1) })\""
             headers[HTTPHeader("ETag")] = etag
             if request.headers[HTTPHeader("If-None-Match")] == etag {
@@ -78,9 +80,15 @@ private struct DemoHandler: HTTPHandler {
                     statusCode: HTTPStatusCode(304, phrase: "Not Modified"), headers: HTTPHeaders(headers))
             }
         }
+        // A 405 names the methods the path takes (RFC 9110 §15.5.6): a collection, a record, or a nested list.
+        if response.status == 405 {
+            let depth = request.path.split(separator: "/").count
+            headers[HTTPHeader("Allow")] =
+                depth == 1 ? "GET, HEAD, POST" : depth == 2 ? "GET, HEAD, PUT, PATCH, DELETE" : "GET, HEAD"
+        }
         return HTTPResponse(
             statusCode: HTTPStatusCode(response.status, phrase: Self.phrase(for: response.status)),
-            headers: HTTPHeaders(headers), body: response.bodyData)
+            headers: HTTPHeaders(headers), body: isHead ? Data() : response.bodyData)
     }
 
     static func phrase(for status: Int) -> String {

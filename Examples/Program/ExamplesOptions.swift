@@ -86,6 +86,9 @@ public struct ExamplesOptions: Sendable, Equatable {
                 }
                 return next
             }
+            if let inlineValue, ["-h", "--help", "--mocks", "--serve"].contains(name) {
+                throw UsageError("\(name) takes no value, got '\(inlineValue)'")
+            }
             switch name {
             case "-h", "--help":
                 options.showHelp = true
@@ -142,7 +145,7 @@ public struct ExamplesOptions: Sendable, Equatable {
 
     private static func parseBaseURL(_ text: String) throws(UsageError) -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            url.host != nil
+            url.host?.isEmpty == false, (0...65_535).contains(url.port ?? 0)
         else {
             throw UsageError("--base-url needs an http or https URL, got '\(text)'")
         }

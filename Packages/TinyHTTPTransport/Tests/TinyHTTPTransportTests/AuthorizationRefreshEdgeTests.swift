@@ -1,0 +1,165 @@
+import Dispatch
+import Foundation
+import Testing
+@_spi(TinyKit) import TinyHTTPTransport
+
+/// A task executor running its jobs one at a time on a dispatch queue the test can drain (`queue.sync {}`): a task
+/// preferring it has run as far as it can once the queue is drained.
+private final class SerialQueueExecutor: TaskExecutor, @unchecked Sendable {
+    let queue = DispatchQueue(label: "AuthorizationRefreshEdgeTests.SerialQueueExecutor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// Places where a test holds a call until it lets it go, each named; `arrivals` says which arrived.
+private final class Waypoints: Sendable {
+    private let held = Locked<[String: CheckedContinuation<Void, Never>]>([:])
+    private let arrived: AsyncStream<String>.Continuation
+    let arrivals: AsyncStream<String>
+
+    init() { (arrivals, arrived) = AsyncStream.makeStream(of: String.self) }
+
+    /// Waits at `name` until ``release(_:)``.
+    func hold(_ name: String) async {
+        await withCheckedContinuation { continuation in
+            held.withLock { $0[name] = continuation }
+            arrived.yield(name)
+        }
+    }
+
+    /// Waits until something arrived at `name`.
+    func waitForArrival(_ name: String) async {
+        for await arrival in arrivals where arrival == name { return }
+    }
+
+    /// Lets go of what waits at `name`.
+    func release(_ name: String) { held.withLock { $0.removeValue(forKey: name) }?.resume() }
+}
+
+/// Has `Bearer same`, and asked to refresh it hands it back: its own clock says the token has not expired (a server
+/// whose clock is ahead refuses it). The first refresh waits at `"refresh"` until the test lets it go. Nothing in
+/// it suspends but that wait, so a request preferring a ``SerialQueueExecutor`` runs on its queue throughout.
+private final class StillValidTokens: CredentialProvider {
+    let waypoints: Waypoints
+    private let count = Locked(0)
+
+    init(waypoints: Waypoints) { self.waypoints = waypoints }
+
+    /// The calls of ``refreshCredential(rejected:)`` so far.
+    var refreshes: Int { count.withLock { $0 } }
+
+    func credential() async throws -> String? { "Bearer same" }
+
+    func refreshCredential(rejected: String?) async throws -> String {
+        let number = count.withLock { count in
+            count += 1
+            return count
+        }
+        if number == 1 { await waypoints.hold("refresh") }
+        return "Bearer same"
+    }
+}
+
+/// `Bearer 0` until the first refresh, `Bearer 1` after it.
+private actor CountingTokens: CredentialProvider {
+    private var generation = 0
+    func credential() -> String? { "Bearer \(generation)" }
+    func refreshCredential(rejected: String?) -> String {
+        generation += 1
+        return "Bearer \(generation)"
+    }
+}
+
+/// The authorization middleware's refresh, second pass: requests refused at the same time, what its errors say, and
+/// what the metrics middleware reports for a request that ends cancelled.
+@Suite(.timeLimit(.minutes(1))) struct AuthorizationRefreshEdgeTests {
+    /// Five requests are refused `Bearer same` at the same time: the first starts the refresh, the other four join it
+    /// while it runs. Per ``HTTPMiddleware/authorization(_:header:)`` ("the requests refused at the same time share
+    /// one call of `refreshCredential(rejected:)`") and `CredentialProvider` ("calls it once for all the requests
+    /// refused at the same time"), the provider is asked once. It hands back the credential it was asked to refresh;
+    /// each of the four, having joined a refresh that returns the very credential it was refused, loops and starts a
+    /// refresh of its own, one after another: five calls for one refusal.
+    @Test func requestsRefusedTogetherShareTheRefreshEvenWhenItHandsBackTheSameCredential() async throws {
+        let waypoints = Waypoints()
+        let tokens = StillValidTokens(waypoints: waypoints)
+        let sent = Recorder<String>()
+        let transport = ClosureTransport { request in
+            sent.append(request.value(forHTTPHeaderField: "Authorization") ?? "none")
+            return try reply(request, 401)
+        }.with(.authorization(tokens))
+        let executor = SerialQueueExecutor()
+        let send = { @Sendable in
+            Task(executorPreference: executor) {
+                await Result { try await transport.send(URLRequest(method: .get, url: testURL)) }
+            }
+        }
+
+        let first = send()
+        await waypoints.waitForArrival("refresh")  // refused; its refresh runs, held
+        let others = (0..<4).map { _ in send() }
+        executor.queue.sync {}  // each of the four was refused and waits on the refresh in flight
+        #expect(sent.all.count == 5)
+        #expect(tokens.refreshes == 1)  // the four started none of their own: they joined the one held
+        waypoints.release("refresh")
+        var results = [await first.value]
+        for task in others { results.append(await task.value) }
+
+        for result in results {  // each sent twice, the second time refused too: fails without a loop
+            let error = try #require(throws: HTTPTransportError.self) { try result.get() }
+            #expect(error.code == .unacceptableStatus(401))
+        }
+        #expect(sent.all.count == 10)
+        withKnownIssue("a request joining a refresh that hands back its refused credential refreshes again") {
+            #expect(tokens.refreshes == 1)
+        }
+    }
+
+    /// A request refused, refreshed and refused again was sent twice by the authorization middleware. Per
+    /// ``HTTPTransportError/attempts`` ("how many times the request was sent before this error") its error says `2`;
+    /// it says `1`, and its description leaves out "after 2 attempts", as if the request had never been sent again.
+    @Test func aRequestRefusedAgainAfterTheRefreshSaysItWasSentTwice() async throws {
+        let sent = Recorder<String>()
+        let transport = ClosureTransport { request in
+            sent.append(request.value(forHTTPHeaderField: "Authorization") ?? "none")
+            return try reply(request, 401)
+        }.with(.authorization(CountingTokens()))
+
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await transport.send(URLRequest(method: .get, url: testURL))
+        }
+
+        #expect(sent.all == ["Bearer 0", "Bearer 1"])
+        #expect(error.message == "the refreshed credential was refused too")
+        withKnownIssue("the authorization middleware's second send is not counted in attempts") {
+            #expect(error.attempts == 2)
+            #expect(error.description.contains("after 2 attempts"))
+        }
+    }
+
+    /// An exchange that ends because its task was cancelled is reported once, with its failure and the time it took
+    /// on the injected clock (not only exchanges that failed on their own).
+    @Test func metricsReportACancelledExchangeWithItsDuration() async throws {
+        let clock = RecordingClock()
+        let finished = Recorder<HTTPExchangeMetrics>()
+        let (sending, sent) = AsyncStream.makeStream(of: Void.self)
+        let transport = ClosureTransport { request in
+            clock.advance(by: .seconds(2))
+            sent.yield()
+            try await Task.sleep(for: .seconds(3600))  // until cancelled
+            return try reply(request, 200)
+        }.with(.metrics(clock: clock) { finished.append($0) })
+
+        let task = Task { try await transport.send(URLRequest(method: .get, url: testURL)) }
+        for await _ in sending { break }
+        task.cancel()
+        _ = await task.result
+
+        #expect(finished.all.count == 1)
+        let metrics = try #require(finished.all.first)
+        #expect(metrics.duration == .seconds(2))
+        #expect(throws: CancellationError.self) { try metrics.result.get() }
+    }
+}

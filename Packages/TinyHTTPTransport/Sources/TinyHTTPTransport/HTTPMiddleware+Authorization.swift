@@ -15,7 +15,7 @@ extension HTTPMiddleware {
     ///   ``CredentialProvider/refreshCredential(rejected:)``. Then each is sent again, whatever its method (the
     ///   server did not act on a refused request). When the refresh throws, every request waiting on it fails with
     ///   that error as `underlyingError`, and none is sent again. A request refused a credential that the refresh it
-    ///   joined hands back gets a refresh of its own; one cancelled while it waits ends at once, as cancelled (the
+    ///   joined hands back gets a refresh of its own, unless that refresh was of the same credential; one cancelled while it waits ends at once, as cancelled (the
     ///   refresh goes on for the others).
     /// - **No loop**: a request is sent again at most once. When the newer credential is refused too, or the
     ///   refresh throws, it fails with ``HTTPTransportError`` code ``HTTPTransportError/Code/unacceptableStatus(_:)``
@@ -69,11 +69,20 @@ extension HTTPMiddleware {
                     underlyingError: error, message: "refreshing the refused credential failed")
             }
             guard request.httpBodyStream == nil else { return (body, response) }  // read by the first send
-            let (retriedBody, retriedResponse) = try await next.send(authorized)
+            // The second send counts in the attempts of whatever fails now.
+            let (retriedBody, retriedResponse): (Data, HTTPURLResponse)
+            do {
+                (retriedBody, retriedResponse) = try await next.send(authorized)
+            } catch var failure as HTTPTransportError {
+                failure.attempts += 1
+                throw failure
+            }
             guard retriedResponse.statusCode == 401 else { return (retriedBody, retriedResponse) }
-            throw HTTPTransportError(
+            var refused = HTTPTransportError(
                 .unacceptableStatus(401), request: authorized, response: retriedResponse, body: retriedBody,
                 message: "the refreshed credential was refused too")
+            refused.attempts = 2
+            throw refused
         }
     }
 }
@@ -86,8 +95,9 @@ private final class SingleFlightRefresher: Sendable {
     /// runs, its requests pass through the middleware untouched.
     @TaskLocal private static var refreshing: (refresher: ObjectIdentifier, number: Int)?
 
-    /// The refresh in flight, numbered: it forgets itself when it ends (a number tells it from a later one).
-    private let inFlight = Locked<(number: Int, task: Task<String, any Error>?)>((0, nil))
+    /// The refresh in flight, numbered: it forgets itself when it ends (a number tells it from a later one). It
+    /// gives the credential and the refused one it replaced.
+    private let inFlight = Locked<(number: Int, task: Task<(String, String?), any Error>?)>((0, nil))
 
     /// Whether the current task runs this refresher's refresh in flight (or was started by it): a task the refresh
     /// started that outlives it sends with a credential again.
@@ -108,16 +118,19 @@ private final class SingleFlightRefresher: Sendable {
                 let refresh = Task { [id = ObjectIdentifier(self), number = inFlight.number] in
                     defer { self.inFlight.withLock { if $0.number == number { $0.task = nil } } }
                     return try await Self.$refreshing.withValue((id, number)) {
-                        if let current = try await provider.credential(), current != rejected { return current }
-                        return try await provider.refreshCredential(rejected: rejected)
+                        if let current = try await provider.credential(), current != rejected {
+                            return (current, rejected)
+                        }
+                        return (try await provider.refreshCredential(rejected: rejected), rejected)
                     }
                 }
                 inFlight.task = refresh
                 return (refresh, false)
             }
-            let credential = try await refresh.valueUnlessCancelled
-            // A refresh started for another refused credential can hand back the one refused here: refresh that.
-            if !joined || credential != rejected { return credential }
+            let (credential, replaced) = try await refresh.valueUnlessCancelled
+            // A refresh started for another refused credential can hand back the one refused here: refresh that. One
+            // that refreshed this very credential is the provider's answer, shared (a server clock ahead of it).
+            if !joined || credential != rejected || replaced == rejected { return credential }
         }
     }
 

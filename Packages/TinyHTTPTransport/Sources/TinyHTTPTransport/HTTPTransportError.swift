@@ -65,7 +65,8 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     /// A human-readable detail, for example which header value was refused.
     public var message: String?
     /// How many times the request was sent before this error: `1` unless a retry middleware sent it again and gave
-    /// up on it (a failure or a status it retries, which persisted). A response that ended the retries (a `404`
+    /// up on it (a failure or a status it retries, which persisted), or the authorization middleware sent it again
+    /// with a newer credential. A response that ended the retries (a `404`
     /// after two `503`s) comes back as a response, which carries no count: the error made of it says `1`. With one
     /// retry middleware inside another, the sends of the inner one count when it failed.
     public var attempts: Int = 1

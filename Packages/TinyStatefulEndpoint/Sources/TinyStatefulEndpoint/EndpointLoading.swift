@@ -133,8 +133,10 @@ extension EndpointLoading {
         // last good value too.
         var (kept, greeting) = (endpoint.value, true)
         // Ended by `cancel()` or, once `self` is gone, when the endpoint drops the observation: the activity stops.
-        return endpoint.add(owner: self, loading: true, onEnd: { showActivity(false) }) { controller, state in
-            showActivity(state.isLoading)
+        return endpoint.add(owner: self, loading: true, onEnd: { showActivity(false) }) {
+            [weak endpoint] controller, state in
+            // A stored value shown while its load revalidates it is a `.success`, the load still in flight.
+            showActivity(state.isLoading || endpoint?.task != nil)
             if let value = state.value ?? kept { onSuccess(unsafeDowncast(controller, to: Self.self), value) }
             defer { (kept, greeting) = (nil, false) }
             // A failure the first call shows is being retried already (observing reloads after one): not presented.

@@ -82,8 +82,10 @@ extension StatefulEndpoint {
         }
         observers.append(observer)
         (observedWhileLoading, joins) = (true, joins + 1)
+        let wasIdle = current.isIdle
         greetNewest()
-        if loading { loadIfNeeded() }
+        // Not after a first call that cleared the value it was handed (a sign-out screen): that call decided.
+        if loading, current.isIdle == wasIdle { loadIfNeeded() }
         return token
     }
 }

@@ -123,7 +123,8 @@ import TinyRequestState
         if let restored { Task { @MainActor [weak self] in await restored.value.map { self?.offer($0) } } }
     }
 
-    /// The current state.
+    /// The current state. With a `store`, a load that starts without a value shows the stored one as `.success`
+    /// while its request runs (`isLoading` is then `false`), and then its answer.
     public var state: RequestState<A> {
         registrar.access(self, keyPath: stateKeyPath)
         return current

@@ -11,10 +11,10 @@ import TinyRequestState
 /// inside a call), `states` left and iterated again, the endpoint released by one of its observers, and the activity
 /// `EndpointLoading` shows while a stored value is revalidated.
 @Suite(.timeLimit(.minutes(1))) struct ObservedStateSequenceEdgeTests {
-    /// EndpointLoading.swift `observe(endpoint:)` "shows activity while it loads", but it reads only `state.isLoading`;
+    /// EndpointLoading.swift `observe(endpoint:)` "shows activity while it loads", but it read only `state.isLoading`;
     /// with a store, the load in flight offers the stored value (StatefulEndpoint.swift `load()`, `offer(_:)`), so
-    /// the state becomes a stale `.success` while the network request still runs: the spinner goes off for the whole
-    /// request, and a screen that joins the load then never shows one. Nothing public tells a load is in flight.
+    /// the state becomes a stale `.success` while the network request still runs: the spinner went off for the whole
+    /// request, and a screen that joined the load then never showed one.
     @MainActor @Test func theActivityStaysOnWhileTheLoadRevalidatingAStoredValueRuns() async throws {
         let transport = NumberingTransport(holding: [1])
         let store = GatedRestoreStore()
@@ -31,10 +31,8 @@ import TinyRequestState
         let joining = FakeActivityIndicator()
         controller.observe(endpoint: endpoint, activityIndicator: joining) { _, _ in }  // a second screen joins it
 
-        withKnownIssue("the offered stored value ends the activity while its revalidating load still runs") {
-            #expect(indicator.isShowing, "\(indicator.events)")
-            #expect(joining.isShowing, "\(joining.events)")
-        }
+        #expect(indicator.isShowing, "\(indicator.events)")
+        #expect(joining.isShowing, "\(joining.events)")
         transport.release()
         await load.value
         #expect(controller.texts == ["stored", "v1"])
@@ -199,10 +197,10 @@ import TinyRequestState
         #expect(released == nil)
     }
 
-    /// StatefulEndpoint+Observe.swift `add`: `observe` "starts a load if there is no usable value yet", but decides
+    /// StatefulEndpoint+Observe.swift `add`: `observe` "starts a load if there is no usable value yet", but decided
     /// it only after the first call. An observer whose first call clears the fresh value it is handed (a sign-out
-    /// screen dropping what it finds) gets it loaded again by its own `observe`: one more request, and the value back
-    /// (the same `clear()` in any later call is not undone).
+    /// screen dropping what it finds) got it loaded again by its own `observe`: one more request, and the value back
+    /// (the same `clear()` in any later call was not undone).
     @MainActor @Test func aFirstCallThatClearsIsNotUndoneByTheObservationsOwnLoad() async {
         let mock = numberedMock()
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock)
@@ -216,15 +214,11 @@ import TinyRequestState
         }
         let reload = endpoint.task
 
-        withKnownIssue("observe loads after its first call, so a clear() made there starts a new load") {
-            #expect(seen == [.success("v1"), .idle])
-            #expect(endpoint.state == .idle)
-            #expect(reload == nil)
-        }
+        #expect(seen == [.success("v1"), .idle])
+        #expect(endpoint.state == .idle)
+        #expect(reload == nil)
         await reload?.value
-        withKnownIssue("the cleared value is loaded again") {
-            #expect(mock.requests.count == 1)
-        }
+        #expect(mock.requests.count == 1)
         endpoint.clear()
     }
 }

@@ -1,13 +1,20 @@
 import Foundation
 
 extension URL {
-    /// Appends a relative path to this URL, keeping this URL's own path, as TinyHTTP does:
+    /// Appends a relative path to this URL's own path:
     /// `https://api.example.com/v1/todos` + `"5"` is `https://api.example.com/v1/todos/5`.
     ///
-    /// Unlike `URL(string:relativeTo:)`, the base's last path segment is never dropped, with or without a trailing
-    /// slash. Exactly one `/` separates the two, however many leading and trailing slashes `path` and this URL
-    /// have; a trailing slash of `path` is kept. `path` is a plain path: `/` separates segments, and every other
-    /// character that a URL path does not allow (`?`, `#`, `%`, spaces, non-ASCII text) is percent-encoded. A `.` or
+    /// TinyHTTP's method of the same name resolved `path` against this URL (`URL(string:relativeTo:)`), which drops
+    /// the last segment of a base without a trailing slash (`v1/todos` + `"5"` was `v1/5`), replaces the base's path
+    /// with an absolute `path` (`"/users"`) and reads a `?` or `#` in `path` as the start of a query or fragment.
+    /// For a base with a trailing slash and a plain relative path, as in TinyHTTP's README
+    /// (`https://jsonplaceholder.typicode.com/todos/` + `"1"`), both give the same URL.
+    ///
+    /// Here the base's last path segment is never dropped, with or without a trailing slash, and an absolute `path`
+    /// is appended too. Exactly one `/` separates the two, however many leading and trailing slashes `path` and this
+    /// URL have; a trailing slash of `path` is kept. `path` is a plain path: `/` separates segments, and every other
+    /// character that a URL path does not allow (`?`, `#`, `%`, spaces, non-ASCII text) is percent-encoded: add a
+    /// query with ``appendingQueryItems(_:)`` (`.appendingRelative("todos").appendingQueryItems([…])`). A `.` or
     /// `..` segment, which would climb out of this URL's path, names a resource instead: its dots are sent as the
     /// text `%2E` (`"../admin"` as `%252E%252E/admin`). This URL's query and fragment are kept.
     ///

@@ -13,7 +13,10 @@ import TinyEndpoint
 /// Two endpoints are the same when their value type and these parts of their requests are equal: the HTTP method,
 /// the absolute URL, the body, and the values of the headers named in `keyHeaders:` (by default `Accept`,
 /// `Accept-Language`, `Authorization`, `Content-Type` and `Cookie`; names compare case-insensitively). The header
-/// values are kept in memory as they are, not hashed, so two different credentials can never share an instance.
+/// values are kept in memory as they are, not hashed, so two requests whose key headers differ never share an
+/// instance: with the default `keyHeaders:`, requests with different credentials (in `Authorization`, `Cookie` or
+/// the URL) never do. A `keyHeaders:` that leaves `Authorization` or `Cookie` out lets requests that differ only in
+/// that header share one instance, the first one's response included.
 /// The first endpoint registered for a key is the one loaded; a later endpoint with the same key but another parse
 /// function gets the first instance.
 ///
@@ -38,7 +41,9 @@ public final class EndpointRegistry: Sendable {
     /// - Parameters:
     ///   - transport: The transport of every instance it creates; the live `URLSessionTransport.shared` by default.
     ///   - maximumAge: The maximum age of every instance it creates; `nil` for none.
-    ///   - keyHeaders: The headers whose values tell two requests apart (names compare case-insensitively).
+    ///   - keyHeaders: The headers whose values tell two requests apart (names compare case-insensitively). Keep
+    ///     `Authorization` and `Cookie` in a set of your own: a header left out is ignored, so requests that differ
+    ///     only in the credentials it holds would share one instance, and the first one's response.
     ///   - store: Where every instance it creates keeps its last good response; `nil` for none.
     ///   - cancelsUnobservedLoadAfter: The grace period after which every instance it creates cancels a load nobody
     ///     observes any more (at least 0.1 s, at most about 95 years); `nil`, the default, lets every load finish.

@@ -112,7 +112,8 @@ final class DeadlineClock: Clock, Sendable {
 
     /// With `storesCredentialedRequests: true` a response to `Authorization: Bearer alice` is written under a key of
     /// method and URL only, so a request with another user's credentials restores Alice's private answer, while
-    /// `EndpointRegistry` takes care that "two different credentials can never share an instance".
+    /// `EndpointRegistry`, with its default key headers, takes care that two different credentials never share an
+    /// instance.
     @Test func aStoredCredentialedResponseIsNotRestoredForOtherCredentials() async throws {
         let directory = RevalidationTests.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -14,6 +14,9 @@ struct Kept<A: Sendable>: Sendable {
     var staleAt: Duration? = .zero
 
     func isFresh(now: Duration) -> Bool { staleAt.map { now < $0 } ?? true }
+
+    /// The opaque tag of its `ETag`, weak or not (`W/"x"` is `"x"`): what a strong one matches (RFC 9110 §8.8.3.2).
+    var entityTag: String? { response.value(forHTTPHeaderField: "ETag").map { String($0.trimmingPrefix("W/")) } }
 }
 
 /// The time elapsed on `clock` since this call, each time the result is called.
@@ -50,10 +53,20 @@ extension Endpoint where A: Sendable {
             // URLSession's own cache must neither answer this request nor turn its `304` into a cached `200`.
             request.cachePolicy = .reloadIgnoringLocalCacheData
         }
-        let (body, response) = try await transport.send(request)
+        var (body, response) = try await transport.send(request)
+        var confirms = response.statusCode == 304 && conditional
+        // A 304 whose strong `ETag` is not the kept one's names another representation, which it must not confirm
+        // (RFC 9111 §4.3.4; a server that heeds only `If-Modified-Since`): ask again, unconditionally.
+        if confirms, let tag = response.value(forHTTPHeaderField: "ETag"), !tag.hasPrefix("W/"), tag != kept?.entityTag
+        {
+            request = self.request
+            request.cachePolicy = .reloadIgnoringLocalCacheData
+            (body, response) = try await transport.send(request)
+            confirms = false
+        }
         // A 304 keeps `kept` undecoded; any other response (or a 304 with nothing kept) goes through the status check
         // and the parse of every load (`Endpoint.result`).
-        let confirmed = response.statusCode == 304 && conditional ? kept : nil
+        let confirmed = confirms ? kept : nil
         var next =
             try confirmed.map { Kept(value: $0.value, response: $0.response.updated(by: response)) }
             ?? Kept(value: result(data: body, response: response).get(), response: response)
@@ -67,19 +80,26 @@ extension Endpoint where A: Sendable {
 
 extension HTTPURLResponse {
     /// How long this response says it stays fresh: `.zero` for `Cache-Control: no-cache` or `no-store` (always
-    /// revalidate: a value kept in memory is a stored copy too) and for a `max-age` that is not a number, its
-    /// `max-age` less its `Age`, else the time to its `Expires` (`.zero` when that is not a date); `nil` when it says
-    /// nothing.
+    /// revalidate: a value kept in memory is a stored copy too) and for a `max-age` that is not `max-age=<seconds>`,
+    /// its `max-age`, else the time to its `Expires` (`.zero` when that is not a date), either less its `Age`; `nil`
+    /// when it says nothing.
     var freshnessLifetime: Duration? {
         let directives = (value(forHTTPHeaderField: "Cache-Control") ?? "").lowercased()
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if directives.contains("no-cache") || directives.contains("no-store") { return .zero }
-        if let directive = directives.first(where: { $0.hasPrefix("max-age=") }) {
-            // One that is not a number is stale (RFC 9111 §4.2.1), as an `Expires` that is not a date.
-            guard let maxAge = Self.deltaSeconds(directive.dropFirst(8)) else { return .zero }
-            return .seconds(max(maxAge - (value(forHTTPHeaderField: "Age").flatMap(Self.deltaSeconds) ?? 0), 0))
+        let age = Duration.seconds(value(forHTTPHeaderField: "Age").flatMap(Self.deltaSeconds) ?? 0)
+        if let directive = directives.first(where: {
+            $0.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces) == "max-age"
+        }) {
+            // One that is not `max-age=<digits>` is stale (RFC 9111 §4.2.1), as an `Expires` that is not a date.
+            guard directive.hasPrefix("max-age="), let maxAge = Self.deltaSeconds(directive.dropFirst(8)) else {
+                return .zero
+            }
+            return max(.seconds(maxAge) - age, .zero)
         }
-        return value(forHTTPHeaderField: "Expires").map { _ in duration(untilDateIn: "Expires") ?? .zero }
+        return value(forHTTPHeaderField: "Expires").map { _ in
+            max((duration(untilDateIn: "Expires") ?? .zero) - age, .zero)
+        }
     }
 
     /// A number of seconds as RFC 9111 §1.2.2 reads it: digits (quoted too, §5.2), 2^31 when too large for an Int64;

@@ -40,8 +40,8 @@ import TinyRequestState
 @MainActor public final class StatefulEndpoint<A: Sendable>: Observable {
     /// The endpoint this instance loads.
     public nonisolated let endpoint: Endpoint<A>
-    /// How long a loaded value counts as fresh for ``loadIfNeeded()``, on the clock given to `init`; `nil` means
-    /// forever.
+    /// How long a loaded value counts as fresh for ``loadIfNeeded()``, on the clock given to `init`; `nil`: as the
+    /// response's `Cache-Control` or `Expires` says, until ``load()`` when it says nothing.
     public nonisolated let maximumAge: Duration?
 
     private nonisolated let transport: any HTTPTransport

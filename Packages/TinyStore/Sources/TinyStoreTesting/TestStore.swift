@@ -181,7 +181,8 @@ public final class TestStore<F: Feature> where F.State: Equatable {
     ) async {
         site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         if let timeout = await wait(timeout, until: { runningActions.isEmpty }) {
-            let message = "\(runningActions.count) effect(s) still running after \(timeout), started by:"
+            let when = Task.isCancelled ? "when its task was cancelled" : "after \(timeout)"
+            let message = "\(runningActions.count) effect(s) still running \(when), started by:"
             Self.report(message, runningActions, at: site)
             for effect in store.effects { effect.task.cancel() }
         }
@@ -200,7 +201,9 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         // No effect running, none can send one: fail at once rather than at the timeout.
         let timedOut = await wait(timeout, until: { !received.isEmpty || runningActions.isEmpty })
         guard !received.isEmpty else {
-            let why = timedOut.map { "no action arrived within \($0)" } ?? "no effect is running to send one"
+            let why =
+                timedOut.map { Task.isCancelled ? "its task was cancelled" : "no action arrived within \($0)" }
+                ?? "no effect is running to send one"
             let running = runningActions.isEmpty ? "" : " Effects still running, started by:"
             return Self.report("Expected to receive \(description), but \(why).\(running)", runningActions, at: site)
         }
@@ -219,20 +222,24 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         reportFailure("The state \(summary):\n" + lineDiff(expected: expected, actual: actual), at: site)
     }
 
-    /// Waits until `condition` holds or `timeout` (by default the test store's) passes; returns the timeout if the
-    /// condition does not hold, `nil` if it does. No polling: the store wakes the wait when an effect ends, and a
+    /// Waits until `condition` holds, `timeout` (by default the test store's) passes or the awaiting task is
+    /// cancelled; returns the timeout if the condition does not hold, `nil` if it does. No polling: the store wakes the wait when an effect ends, and a
     /// timer when the time is up.
     private func wait(_ timeout: Duration?, until condition: () -> Bool) async -> Duration? {
         let timeout = timeout ?? self.timeout
         // At most about 95 years: `Task.sleep(until:)` traps on a deadline of more nanoseconds than an `Int64` holds.
         let deadline = ContinuousClock.now.advanced(by: min(timeout, .seconds(3_000_000_000)))
         let timer = Task { [weak self] in
-            try await Task.sleep(until: deadline, clock: .continuous)
+            try? await Task.sleep(until: deadline, clock: .continuous)  // cancelled too: the awaiting task was
             self?.wake()
         }
         defer { timer.cancel() }
-        while !condition(), ContinuousClock.now < deadline {
-            await withCheckedContinuation { waiters.append($0) }
+        await withTaskCancellationHandler {
+            while !condition(), ContinuousClock.now < deadline, !Task.isCancelled {
+                await withCheckedContinuation { waiters.append($0) }
+            }
+        } onCancel: {
+            timer.cancel()
         }
         return condition() ? nil : timeout
     }

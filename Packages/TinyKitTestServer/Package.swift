@@ -24,6 +24,10 @@ let package = Package(
                 .product(name: "FlyingSocks", package: "FlyingFox"),
                 .product(name: "TinyHTTPTransport", package: "TinyHTTPTransport"),
             ],
-            swiftSettings: settings)
+            swiftSettings: settings),
+        .testTarget(
+            name: "TinyKitTestServerTests",
+            dependencies: ["TinyKitTestServer", .product(name: "TinyHTTPTransport", package: "TinyHTTPTransport")],
+            path: "Tests/TinyKitTestServerTests", swiftSettings: settings),
     ]
 )

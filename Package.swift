@@ -136,6 +136,7 @@ let package = Package(
             dependencies: [.product(name: "FlyingFox", package: "FlyingFox"), "TinyHTTPTransport"],
             path: "Packages/TinyKitTestServer/Sources/TinyKitTestServer",
             swiftSettings: settings),
+        unitTests("TinyKitTestServer", dependencies: ["TinyKitTestServer", "TinyHTTPTransport"]),
         .testTarget(
             name: "TinyKitIntegrationTests",
             dependencies: ["TinyKit", "TinyKitTestServer"],

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Fails when a test suite or a free-standing test has no time limit: a hung iterator or server then fails its test
-# after the limit instead of stalling CI. Every `@Suite` names `.timeLimit`, and so does every `@Test` declared at
-# file scope (tests inside a suite inherit the suite's limit).
+# Fails when a test suite or a test has no time limit: a hung iterator or server then fails its test after the limit
+# instead of stalling CI. Every `@Suite` names `.timeLimit`; a file without such a suite (tests in a type without
+# `@Suite`, free-standing tests, tests under `#if`) names it on each `@Test`. A comment naming `timeLimit` does not
+# count, and tests of a suite declared in another file need a limit of their own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-missing=$(git ls-files '*.swift' | grep -E '(^|/)Tests/' | xargs grep -nE '@Suite|^@Test|^@MainActor @Test' |
-    grep -v 'timeLimit' || true)
+limited='@Suite\(.*\.timeLimit\('
+missing=$(git ls-files '*.swift' | grep -E '(^|/)Tests/' | while IFS= read -r file; do
+    code=$(grep -nHvE '^\s*//' "$file" || true)  # file:line:text of every line that is not a comment
+    echo "$code" | grep -E '^[^:]+:[0-9]+:\s*(@\w+\s+)*@Suite\b' | grep -vE "$limited" || true
+    if ! echo "$code" | grep -qE "$limited"; then
+        echo "$code" | grep -E '@Test\b' | grep -vE '\.timeLimit\(' || true
+    fi
+done)
 if [ -n "$missing" ]; then
-    echo "Test suites without a time limit (add .timeLimit(.minutes(1))):"
+    echo "Tests without a time limit (add .timeLimit(.minutes(1)) to the @Suite or the @Test):"
     echo "$missing"
     exit 1
 fi

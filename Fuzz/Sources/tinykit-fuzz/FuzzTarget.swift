@@ -52,6 +52,11 @@ private func checkRequestBuilding(baseURL: String, path: String, query: [URLQuer
     precondition(
         segments.map { $0.starts(with: basePath) } ?? false,
         "left the base path: \(baseURL.debugDescription) + \(path.debugDescription) → \(url.absoluteString)")
+    // A segment a server reads as `.` or `..` (percent-decoded once, as it decodes it) would climb out of it.
+    let added = (segments ?? []).dropFirst(basePath.count).map { $0.removingPercentEncoding ?? String($0) }
+    precondition(
+        !added.contains { $0 == "." || $0 == ".." },
+        "a dot segment: \(baseURL.debugDescription) + \(path.debugDescription) → \(url.absoluteString)")
 }
 
 /// A mock file name is one plain file name in the mock directory, never a path.

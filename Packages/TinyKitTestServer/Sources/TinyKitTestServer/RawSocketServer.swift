@@ -165,7 +165,8 @@ public final class RawSocketServer: Sendable {
         }
     }
 
-    /// Reads until the blank line that ends the request head (at most 64 KB); `false` when the client left first.
+    /// Reads until the blank line that ends the request head (at most 64 KB), then the body its `Content-Length`
+    /// announces (a socket closed with bytes unread is reset, not closed); `false` when the client left first.
     private static func readRequestHead(_ connection: Int32) -> Bool {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -174,7 +175,19 @@ public final class RawSocketServer: Sendable {
             let count = recv(connection, &buffer, buffer.count, 0)
             if count <= 0 { return false }
             received.append(contentsOf: buffer[0..<count])
-            if received.range(of: end) != nil { return true }
+            if let head = received.range(of: end) {
+                let length =
+                    String(decoding: received[..<head.lowerBound], as: UTF8.self).lowercased()
+                    .split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
+                var unread = length - (received.count - head.upperBound)
+                while unread > 0 {
+                    let count = recv(connection, &buffer, min(buffer.count, unread), 0)
+                    if count <= 0 { return false }
+                    unread -= count
+                }
+                return true
+            }
         }
         return true
     }

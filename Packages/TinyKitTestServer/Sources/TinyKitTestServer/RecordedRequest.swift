@@ -24,7 +24,7 @@ public struct RecordedRequest: Sendable, Codable, Equatable {
     public var rawQuery: String
     /// The query items in the order they arrived, percent-decoded.
     public var query: [QueryItem]
-    /// The headers, names lower-cased.
+    /// The headers, names lower-cased. A header sent twice keeps only its last value (FlyingFox keeps no other).
     public var headers: [String: String]
     /// The body bytes (empty when there were none).
     public var body: Data

@@ -100,8 +100,9 @@ public final class TestServer: Sendable {
         return TestServer(http: http, runTask: runTask, state: state, port: port)
     }
 
-    /// Stops listening, closes the open connections and cancels the responses in progress. Stopping twice is
-    /// harmless; a server that is no longer referenced stops by itself.
+    /// Stops listening, closes the open connections and cancels the responses in progress (a delayed one is then
+    /// answered `500` by FlyingFox before its connection closes). Stopping twice is harmless; a server that is no
+    /// longer referenced stops by itself.
     public func stop() {
         let http = self.http
         let runTask = self.runTask

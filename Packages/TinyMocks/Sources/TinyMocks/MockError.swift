@@ -44,13 +44,16 @@ public enum MockError: Error, Equatable, Sendable, CustomStringConvertible, Loca
     }
 
     /// The `MockError` that `error` is or wraps (as the `underlyingError` of an `HTTPTransportError` or a
-    /// `TinyAPIError`, at any depth), `nil` if there is none.
+    /// `TinyAPIError`, or an `NSError`'s `NSUnderlyingErrorKey`, at any depth), `nil` if there is none. A
+    /// `StatefulEndpoint` failure holds it in its `RequestError`: pass `state.error?.underlyingError`.
     ///
     /// ```swift
     /// let mockError = MockError(error)   // error thrown by MockTransport or MockTinyAPIClient
     /// ```
     public init?(_ error: any Error) {
-        let wrapped = (error as? HTTPTransportError)?.underlyingError ?? (error as? TinyAPIError)?.underlyingError
+        let wrapped =
+            (error as? HTTPTransportError)?.underlyingError ?? (error as? TinyAPIError)?.underlyingError
+            ?? (error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error
         guard let found = error as? MockError ?? wrapped.flatMap(MockError.init) else { return nil }
         self = found
     }

@@ -57,10 +57,18 @@ public final class MockTransport: HTTPTransport, Sendable {
         var calls = 0
         /// The calls whose answers cancelled requests gave back, served again first.
         var returned: [Int] = []
+        /// The latest call whose answer was delivered: an earlier one a cancelled request gives back is dropped.
+        var delivered = -1
 
-        /// The route as `"GET /users"` or `"GET /search?q=swift"`.
+        /// The route as `"GET /users"` or `"GET /search?q=swift"`, an `&`, `=` or `#` in a name or value
+        /// escaped (a `%` is not: a value that is not UTF-8 is kept as written, `%E9`).
         var label: String {
-            let query = query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+            func shown(_ text: String) -> String {
+                [("&", "%26"), ("=", "%3D"), ("#", "%23")].reduce(text) {
+                    $0.replacingOccurrences(of: $1.0, with: $1.1)
+                }
+            }
+            let query = query.map { "\(shown($0.name))=\(shown($0.value))" }.joined(separator: "&")
             return "\(method) \(MockTransport.path(of: path))" + (query.isEmpty ? "" : "?" + query)
         }
     }
@@ -163,7 +171,7 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// - Throws: `HTTPTransportError`: `cancelled` when the awaiting task is cancelled, the mapped error of a
     ///   ``MockResponse/failure(_:)`` route, or a ``MockError`` as `underlyingError`.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        state.withLock { $0.requests.append(request) }
+        var recorded = false  // with the answer it takes, so that answers go in the order requests are recorded
         do {
             // Refused as URLSessionTransport refuses it (cancelled or not), so a test on the mock fails where the live
             // app would.
@@ -178,14 +186,26 @@ public final class MockTransport: HTTPTransport, Sendable {
             let base = path.starts(with: basePath) ? basePath.count : 0
             path.removeFirst(base)
             // Answers are taken in the order requests arrive, whatever their delays.
-            let route = nextRouteAnswer(method: method, path: path, query: Self.queryItems(of: components))
+            let route = nextRouteAnswer(
+                method: method, path: path, query: Self.queryItems(of: components), recording: request)
+            recorded = true
             let response = try route?.response ?? fileResponse(method: method, path: path, written: written[base...])
             do {
                 try await wait(route?.delay ?? delay, for: request)
             } catch let error as CancellationError {
-                // A request cancelled while it waits uses up no answer: the next request gets it.
-                if let route { state.withLock { $0.routes[route.index].returned.append(route.call) } }
+                // A request cancelled while it waits uses up no answer: the next request gets it, unless a later one
+                // was delivered already.
+                if let route {
+                    state.withLock {
+                        if route.call > $0.routes[route.index].delivered {
+                            $0.routes[route.index].returned.append(route.call)
+                        }
+                    }
+                }
                 throw error
+            }
+            if let route {
+                state.withLock { $0.routes[route.index].delivered = max($0.routes[route.index].delivered, route.call) }
             }
             switch response {
             case .failure(let error):
@@ -200,6 +220,7 @@ public final class MockTransport: HTTPTransport, Sendable {
                 return (request.method == .head || [204, 304].contains(status) ? Data() : body, http)
             }
         } catch {
+            if !recorded { state.withLock { $0.requests.append(request) } }
             // As a live transport throws it (`URLSessionTransport`'s mapping), an unsafe path as `invalidRequest`.
             if case .unsafePath = error as? MockError {
                 throw HTTPTransportError(.invalidRequest, request: request, underlyingError: error)
@@ -224,9 +245,10 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// The answer of the best matching route, advancing its sequence, with its delay and where it was taken from
     /// (the route's index: routes are only ever added, and the call it answers); `nil` when no route matches.
     private func nextRouteAnswer(
-        method: HTTPMethod, path: [String], query: [(name: String, value: String)]
+        method: HTTPMethod, path: [String], query: [(name: String, value: String)], recording request: URLRequest
     ) -> (index: Int, call: Int, response: MockResponse, delay: Duration?)? {
         state.withLock { state in
+            state.requests.append(request)
             // The matching route naming the most query items; among those, the one registered last. A bare `?flag`
             // is the empty value.
             let best = state.routes.indices.filter { index in

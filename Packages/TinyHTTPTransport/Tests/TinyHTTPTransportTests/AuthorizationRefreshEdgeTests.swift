@@ -3,50 +3,16 @@ import Foundation
 import Testing
 @_spi(TinyKit) import TinyHTTPTransport
 
-/// A task executor running its jobs one at a time on a dispatch queue the test can drain (`queue.sync {}`): a task
-/// preferring it has run as far as it can once the queue is drained.
-private final class SerialQueueExecutor: TaskExecutor, @unchecked Sendable {
-    let queue = DispatchQueue(label: "AuthorizationRefreshEdgeTests.SerialQueueExecutor")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-}
-
-/// Places where a test holds a call until it lets it go, each named; `arrivals` says which arrived.
-private final class Waypoints: Sendable {
-    private let held = Locked<[String: CheckedContinuation<Void, Never>]>([:])
-    private let arrived: AsyncStream<String>.Continuation
-    let arrivals: AsyncStream<String>
-
-    init() { (arrivals, arrived) = AsyncStream.makeStream(of: String.self) }
-
-    /// Waits at `name` until ``release(_:)``.
-    func hold(_ name: String) async {
-        await withCheckedContinuation { continuation in
-            held.withLock { $0[name] = continuation }
-            arrived.yield(name)
-        }
-    }
-
-    /// Waits until something arrived at `name`.
-    func waitForArrival(_ name: String) async {
-        for await arrival in arrivals where arrival == name { return }
-    }
-
-    /// Lets go of what waits at `name`.
-    func release(_ name: String) { held.withLock { $0.removeValue(forKey: name) }?.resume() }
-}
+// `QueueExecutor` and `Holds` are AuthorizationReviewFindingsTests.swift's.
 
 /// Has `Bearer same`, and asked to refresh it hands it back: its own clock says the token has not expired (a server
 /// whose clock is ahead refuses it). The first refresh waits at `"refresh"` until the test lets it go. Nothing in
-/// it suspends but that wait, so a request preferring a ``SerialQueueExecutor`` runs on its queue throughout.
+/// it suspends but that wait, so a request preferring a ``QueueExecutor`` runs on its queue throughout.
 private final class StillValidTokens: CredentialProvider {
-    let waypoints: Waypoints
+    let waypoints: Holds
     private let count = Locked(0)
 
-    init(waypoints: Waypoints) { self.waypoints = waypoints }
+    init(waypoints: Holds) { self.waypoints = waypoints }
 
     /// The calls of ``refreshCredential(rejected:)`` so far.
     var refreshes: Int { count.withLock { $0 } }
@@ -83,14 +49,14 @@ private actor CountingTokens: CredentialProvider {
     /// each of the four, having joined a refresh that returns the very credential it was refused, loops and starts a
     /// refresh of its own, one after another: five calls for one refusal.
     @Test func requestsRefusedTogetherShareTheRefreshEvenWhenItHandsBackTheSameCredential() async throws {
-        let waypoints = Waypoints()
+        let waypoints = Holds()
         let tokens = StillValidTokens(waypoints: waypoints)
         let sent = Recorder<String>()
         let transport = ClosureTransport { request in
             sent.append(request.value(forHTTPHeaderField: "Authorization") ?? "none")
             return try reply(request, 401)
         }.with(.authorization(tokens))
-        let executor = SerialQueueExecutor()
+        let executor = QueueExecutor()
         let send = { @Sendable in
             Task(executorPreference: executor) {
                 await Result { try await transport.send(URLRequest(method: .get, url: testURL)) }

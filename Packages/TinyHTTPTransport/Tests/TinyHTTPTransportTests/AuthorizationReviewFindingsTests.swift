@@ -5,7 +5,7 @@ import Testing
 
 /// A task executor running its jobs one at a time on a dispatch queue the test can drain (`queue.sync {}`): a task
 /// preferring it has run as far as it can once the queue is drained.
-private final class QueueExecutor: TaskExecutor, @unchecked Sendable {
+final class QueueExecutor: TaskExecutor, @unchecked Sendable {
     let queue = DispatchQueue(label: "helper-e.QueueExecutor")
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -15,7 +15,7 @@ private final class QueueExecutor: TaskExecutor, @unchecked Sendable {
 }
 
 /// Places where a test holds a request or a call until it lets it go, each named; `arrivals` says which arrived.
-private final class Holds: Sendable {
+final class Holds: Sendable {
     private let held = Locked<[String: CheckedContinuation<Void, Never>]>([:])
     private let arrived: AsyncStream<String>.Continuation
     let arrivals: AsyncStream<String>

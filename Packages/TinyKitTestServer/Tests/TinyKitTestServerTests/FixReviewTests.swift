@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import TinyKitTestServer
+
+#if canImport(Glibc)
+    import Glibc
+    private let socketType = Int32(SOCK_STREAM.rawValue)
+    private let noSignal = Int32(MSG_NOSIGNAL)
+#elseif canImport(Darwin)
+    import Darwin
+    private let socketType = SOCK_STREAM
+    private let noSignal: Int32 = 0
+#endif
+
+/// Review of the day's test-infrastructure fixes (55d0914): `scripts/check-time-limits.sh` and `RawSocketServer`'s
+/// request body. Each test fails on the code as it is, as a known issue.
+@Suite(.timeLimit(.minutes(2))) struct FixReviewTests {
+    /// The repository's root, from this file's path.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs the repository's `check-time-limits.sh` in a new git repository holding `files` (path → text).
+    static func checkTimeLimits(of files: [String: String]) throws -> (status: Int32, output: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("time-limits-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scripts = folder.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: root.appendingPathComponent("scripts/check-time-limits.sh"),
+            to: scripts.appendingPathComponent("check-time-limits.sh"))
+        for (path, text) in files {
+            let file = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        _ = try run(["git", "init", "-q", "."], in: folder)
+        _ = try run(["git", "add", "-A"], in: folder)
+        return try run(["bash", "scripts/check-time-limits.sh"], in: folder)
+    }
+
+    static func run(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let pipe = Pipe()
+        (process.standardOutput, process.standardError) = (pipe, pipe)
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    /// check-time-limits.sh:13-15. A file holding a `@Suite` with a time limit is no longer checked for other
+    /// `@Test`s: a free-standing `@Test` beside the suite (which does not inherit its limit) passes the check, where
+    /// the script before 55d0914 listed it (`^@Test` without `timeLimit`). Its header says a free-standing test
+    /// names the limit itself.
+    @Test func aFreeStandingTestBesideALimitedSuiteStillNeedsItsOwnLimit() throws {
+        let file = """
+            import Testing
+
+            @Suite(.timeLimit(.minutes(1))) struct Limited {
+                @Test func inside() {}
+            }
+
+            @Test func freeStanding() {}
+
+            """
+        let (status, output) = try Self.checkTimeLimits(of: ["Tests/X/Mixed.swift": file])
+        withKnownIssue("a limited suite in the file exempts every @Test of the file") {
+            #expect(status != 0, "output: \(output)")
+            #expect(output.contains("freeStanding"), "output: \(output)")
+        }
+    }
+
+    /// check-time-limits.sh:13. Under `set -o pipefail`, `echo "$code" | grep -qE …` fails when `grep -q` exits at
+    /// its first match before `echo` wrote the whole file (SIGPIPE, status 141): the file then counts as having no
+    /// limited suite and each of its tests is listed. It happens at random for any file (12 of 30 runs on the
+    /// repository itself failed, each naming another file) and at once for a long one, as here. A here-string
+    /// (`grep -qE "$limited" <<<"$code"`) has no such race.
+    @Test func aLimitedSuiteAtTheTopOfALongFilePassesTheCheck() throws {
+        let tests = (1...2_000).map { "    @Test func test\($0)() { _ = \"\(String(repeating: "x", count: 60))\" }" }
+        let file = (["import Testing", "", "@Suite(.timeLimit(.minutes(1))) struct Long {"] + tests + ["}", ""])
+            .joined(separator: "\n")
+        let (status, output) = try Self.checkTimeLimits(of: ["Tests/X/Long.swift": file])
+        withKnownIssue("SIGPIPE under pipefail: a limited suite's tests are listed", isIntermittent: true) {
+            #expect(status == 0, "output: \(output.prefix(300))")
+        }
+    }
+
+    /// RawSocketServer.swift:178-190 (55d0914) drains a body its `Content-Length` announces, but not a chunked one
+    /// (`Transfer-Encoding: chunked`, what URLSession sends for an `httpBodyStream`): the socket is still closed with
+    /// the body unread, so the client gets a TCP reset instead of the scripted reply, the bug the commit fixed.
+    @Test func aRawServerClosesNormallyAfterAChunkedRequestBody() async throws {
+        let reply = Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
+        let server = try RawSocketServer.start([.send(reply)])
+        defer { server.stop() }
+        let head = "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let chunk = "4e20\r\n" + String(repeating: "a", count: 20_000) + "\r\n0\r\n\r\n"
+
+        let answer = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: exchange(port: server.port, Data((head + chunk).utf8)))
+            }
+        }
+
+        #expect(await server.waitForRequests(atLeast: 1, timeout: 10))
+        withKnownIssue("a chunked request body is not read before the close: the connection is reset") {
+            #expect(answer.error == nil, "errno \(answer.error ?? 0)")
+            #expect(answer.bytes == reply)
+        }
+    }
+}
+
+/// Sends `request` on a new connection to `127.0.0.1:port` and reads until the server closes it (at most 10 s
+/// between two reads): the bytes, and the `errno` of a failed send or read.
+private func exchange(port: UInt16, _ request: Data) -> (bytes: Data, error: Int32?) {
+    let connection = socket(AF_INET, socketType, 0)
+    guard connection >= 0 else { return (Data(), errno) }
+    defer { close(connection) }
+    var limit = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+    guard connected else { return (Data(), errno) }
+    let sendError = request.withUnsafeBytes { buffer -> Int32? in
+        guard let base = buffer.baseAddress else { return nil }
+        var offset = 0
+        while offset < buffer.count {
+            let written = send(connection, base + offset, buffer.count - offset, noSignal)
+            if written <= 0 { return errno }
+            offset += written
+        }
+        return nil
+    }
+    var received = Data()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = recv(connection, &buffer, buffer.count, 0)
+        if count == 0 { return (received, sendError) }
+        if count < 0 { return (received, errno) }
+        received.append(contentsOf: buffer[0..<count])
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TinyEndpoint
+@_spi(TinyKit) import TinyHTTPTransport
+
+@testable import TinyMocks
+
+/// Review of the day's mocks fixes (34a4e11) and of the `TinyAPIError` message change (f507aa5) as a mock shows it:
+/// each test fails on the code as it is, as a known issue.
+@Suite(.timeLimit(.minutes(1))) struct FixReviewTests {
+    /// A clock whose sleeps wait until they are released by number (the first sleep is 1), or their task is
+    /// cancelled; a sleep past `releasedFrom` returns at once.
+    final class GateClock: Clock, Sendable {
+        typealias Instant = ContinuousClock.Instant
+        private let state = Locked((sleeps: 0, released: Set<Int>()))
+        private let releasedFrom: Int
+        /// The number of each sleep as it starts.
+        let started: AsyncStream<Int>
+        private let continuation: AsyncStream<Int>.Continuation
+
+        init(releasedFrom: Int) {
+            self.releasedFrom = releasedFrom
+            (started, continuation) = AsyncStream.makeStream(of: Int.self)
+        }
+
+        var now: Instant { ContinuousClock.now }
+        var minimumResolution: Duration { .zero }
+
+        func release(_ number: Int) { state.withLock { _ = $0.released.insert(number) } }
+
+        func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+            try Task.checkCancellation()
+            let number = state.withLock { state in
+                state.sleeps += 1
+                return state.sleeps
+            }
+            continuation.yield(number)
+            guard number < releasedFrom else { return }
+            while !state.withLock({ $0.released.contains(number) }) { try await Task.sleep(for: .milliseconds(1)) }
+        }
+    }
+
+    /// MockTransport.swift:197-203 (`send`) and :258 (`nextRouteAnswer`). 34a4e11 drops an answer a cancelled request
+    /// gives back only when a later answer of its route was delivered *before* the give-back. Given back while the
+    /// later answer still waits out its delay, it is taken by the next request after that later answer was
+    /// delivered: `.status(503), .status(200)` answers 200 and then 503 again, the sequence running backwards, which
+    /// is the bug the commit says it fixed (the README: a route "gives them in order and then repeats the last").
+    @Test func anAnswerGivenBackBeforeALaterOneIsDeliveredDoesNotComeAfterIt() async throws {
+        let clock = GateClock(releasedFrom: 3)
+        let mock = MockTransport(clock: clock)
+        mock.register(.get, "/flaky", delay: .seconds(1), .status(503), .status(200))
+        var flaky = URLRequest(url: try #require(URL(string: "https://h/flaky")))
+        flaky.httpMethod = "GET"
+        let request = flaky
+        var started = clock.started.makeAsyncIterator()
+
+        let first = Task { try await mock.send(request) }  // takes the 503
+        #expect(await started.next() == 1)
+        let second = Task { try await mock.send(request).1.statusCode }  // takes the 200
+        #expect(await started.next() == 2)
+        first.cancel()  // gives the 503 back while the 200 still waits
+        _ = await first.result
+        clock.release(2)
+        let delivered = try await second.value
+        let next = try await mock.send(request).1.statusCode
+
+        #expect(delivered == 200)
+        withKnownIssue("a 503 given back before the later 200 was delivered is answered after that 200") {
+            #expect(next == 200)
+        }
+    }
+
+    /// MockTransport.swift:62-72 (`Route.label`). 34a4e11 escapes `&`, `=` and `#` in a route's query values but
+    /// not `%`, so the route for the literal value `a%26b` and the one for `a&b` are both listed as `q=a%26b`. The
+    /// request `?q=a%26b` (the value `a&b`) does not match the `a%26b` route, and its `noMock` lists that route as
+    /// `GET /search?q=a%26b`: the request's own URL, the confusion the fix was made to end, now for a query value
+    /// (only the path's `%` is a known issue in RouteOrderAndLabelEdgeTests).
+    @Test func theNoMockMessageTellsALiteralPercentInARouteQueryValueFromAnEscape() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/search", query: ["q": "a%26b"], .text("found"))
+        var sent = URLRequest(url: try #require(URL(string: "https://h/search?q=a%26b")))
+        sent.httpMethod = "GET"
+        let request = sent
+
+        let error = try await #require(throws: HTTPTransportError.self) { try await mock.send(request) }
+        guard case .noMock(_, _, _, _, let routes) = error.underlyingError as? MockError else {
+            Issue.record("expected noMock, got \(error)")
+            return
+        }
+        #expect(error.description.contains("GET https://h/search?q=a%26b"))
+        withKnownIssue("a literal % in a route's query value is shown as the escape of another character") {
+            #expect(routes != ["GET /search?q=a%26b"])
+        }
+    }
+
+    /// TinyAPIError.swift:69 (f507aa5): a transport failure's `networkError` message is now the underlying error's
+    /// `localizedDescription`. The `URLError` a mock throws for a delay past the request's timeout (and the README's
+    /// `.failure(URLError(.notConnectedToInternet))`) carries no description on Linux, so the message a screen shows
+    /// is Foundation's "The operation could not be completed. (NSURLErrorDomain error -1001.)", where it said
+    /// "timed out" before (and the live URLSession's error carries "The request timed out.").
+    @Test func aMockTimeoutReadsAsATimeoutInATinyAPIErrorMessage() async throws {
+        let mock = MockTransport(clock: GateClock(releasedFrom: 1))
+        mock.register(.get, "/slow", delay: .seconds(5), .text("late"))
+        var slow = URLRequest(url: try #require(URL(string: "https://h/slow")))
+        slow.timeoutInterval = 1
+        let request = slow
+
+        let error = await #expect(throws: TinyAPIError.self) {
+            do {
+                _ = try await mock.send(request)
+            } catch {
+                throw TinyAPIError(error)
+            }
+        }
+        guard case .networkError(let message)? = error?.kind else {
+            Issue.record("expected a networkError, got \(String(describing: error))")
+            return
+        }
+        withKnownIssue("a mock's URLError has no description on Linux: the message is Foundation's generic one") {
+            #expect(message.lowercased().contains("timed out"), "message: \(message)")
+        }
+    }
+}

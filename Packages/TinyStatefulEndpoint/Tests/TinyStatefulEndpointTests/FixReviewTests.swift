@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import TinyEndpoint
+@_spi(TinyKit) import TinyHTTPTransport
+import TinyMocks
+import TinyRequestState
+
+@testable import TinyStatefulEndpoint
+
+/// Review of the day's freshness fixes (83decd5): each test fails on the code as it is, as a known issue.
+@Suite(.timeLimit(.minutes(1))) struct FixReviewTests {
+    /// StatefulEndpoint+Revalidation.swift:60: only a `304` whose *strong* `ETag` differs from the kept one is
+    /// refused. One whose weak `ETag` names another representation (`W/"2"` for a kept `W/"1"`) still confirms the
+    /// kept value and takes that `ETag` (RFC 9111 §4.3.4: a weak validator that corresponds to no stored response
+    /// selects nothing to update). Every later revalidation then claims `W/"2"` and is answered `304`: the old body
+    /// is shown for good, the failure 83decd5 fixed for strong tags. Weak tags are common (nginx weakens the
+    /// `ETag` of a gzipped body; many frameworks send only weak ones).
+    @MainActor @Test func aNotModifiedNamingAnotherWeakRepresentationDoesNotConfirmTheKeptValue() async throws {
+        let date = "Wed, 21 Oct 2015 07:28:00 GMT"
+        let first = ["ETag": #"W/"1""#, "Last-Modified": date, "Cache-Control": "no-cache"]
+        let mock = MockTransport()
+        mock.register(
+            .get, "/text", .text("v1", headers: first),
+            .status(304, headers: ["ETag": #"W/"2""#, "Last-Modified": date]),
+            .text("v2", headers: ["ETag": #"W/"2""#]))
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock)
+        endpoint.load()
+        await endpoint.task?.value
+        #expect(endpoint.state == .success("v1"))
+
+        endpoint.load()  // If-None-Match: W/"1"; the server says: not modified, and it is W/"2"
+        await endpoint.task?.value
+
+        withKnownIssue("a 304 with another weak ETag confirms the kept value and takes that ETag") {
+            #expect(endpoint.state == .success("v2"))
+            #expect(mock.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") } == [nil, #"W/"1""#, nil])
+        }
+    }
+}

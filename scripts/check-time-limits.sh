@@ -8,9 +8,12 @@ cd "$(dirname "$0")/.."
 limited='@Suite\(.*\.timeLimit\('
 missing=$(git ls-files '*.swift' | grep -E '(^|/)Tests/' | while IFS= read -r file; do
     code=$(grep -nHvE '^\s*//' "$file" || true)  # file:line:text of every line that is not a comment
-    echo "$code" | grep -E '^[^:]+:[0-9]+:\s*(@\w+\s+)*@Suite\b' | grep -vE "$limited" || true
-    if ! echo "$code" | grep -qE "$limited"; then
-        echo "$code" | grep -E '@Test\b' | grep -vE '\.timeLimit\(' || true
+    # (Here-strings, not `echo |`: `grep -q` leaves early, and under `pipefail` the `echo` it cut off fails.)
+    grep -E '^[^:]+:[0-9]+:\s*(@\w+\s+)*@Suite\b' <<<"$code" | grep -vE "$limited" || true
+    # A test at file scope needs its own limit; so does every test of a file without a limited suite.
+    grep -E '^[^:]+:[0-9]+:(@\w+\s+)*@Test\b' <<<"$code" | grep -vE '\.timeLimit\(' || true
+    if ! grep -qE "$limited" <<<"$code"; then
+        grep -E '^[^:]+:[0-9]+:(\s+|[^@]).*@Test\b' <<<"$code" | grep -vE '\.timeLimit\(' || true
     fi
 done)
 if [ -n "$missing" ]; then

@@ -80,6 +80,8 @@ private struct DemoHandler: HTTPHandler {
                     statusCode: HTTPStatusCode(304, phrase: "Not Modified"), headers: HTTPHeaders(headers))
             }
         }
+        // HEAD: the GET's length, without its body (RFC 9110 §8.6).
+        if isHead { headers[.contentLength] = String(response.bodyData.count) }
         // A 405 names the methods the path takes (RFC 9110 §15.5.6): a collection, a record, or a nested list.
         if response.status == 405 {
             let depth = request.path.split(separator: "/").count

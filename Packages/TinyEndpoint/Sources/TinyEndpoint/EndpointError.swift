@@ -68,6 +68,11 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
     /// `?` or `#`).
     static func shown(_ url: String) -> String {
         guard let parsed = URL(string: url) else { return url.contains(where: "@?#".contains) ? "***" : url }
+        // Without `//` (the mistake this error often reports) `user:password@host` parses as a path: not redacted.
+        let rest = url.firstRange(of: /^[A-Za-z][A-Za-z0-9+.\-]*:/).map { url[$0.upperBound...] } ?? url[...]
+        if parsed.host == nil, rest.drop(while: { $0 == "/" }).prefix(while: { !"/?#".contains($0) }).contains("@") {
+            return "***"
+        }
         let redacted = HTTPRedaction.default.redacted(url: parsed)
         return redacted == parsed.absoluteString ? url : redacted
     }

@@ -65,8 +65,13 @@ public struct TinyAPIError: Error, Sendable, Equatable, LocalizedError, CustomSt
             switch error.code {
             case .unacceptableStatus(let status): .httpError(status)
             case .cancelled: .cancelled
-            // The system's sentence, as tinyAPI's (a `URLError`'s); the request and the code stay in `description`.
-            default: .networkError(error.underlyingError?.localizedDescription ?? error.description)
+            // The system's sentence, as tinyAPI's (a `URLError`'s), or the explanation of an error that has one (a
+            // `MockError`), else what happened: the request stays in `description`.
+            default:
+                .networkError(
+                    (error.underlyingError as? URLError)?.userInfo[NSLocalizedDescriptionKey] as? String
+                        ?? (error.underlyingError as? any LocalizedError)?.errorDescription ?? error.message
+                        ?? "the request \(error.code)")
             }
         case let error as EndpointError:
             switch error {

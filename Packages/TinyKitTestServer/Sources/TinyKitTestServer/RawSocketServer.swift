@@ -176,15 +176,23 @@ public final class RawSocketServer: Sendable {
             if count <= 0 { return false }
             received.append(contentsOf: buffer[0..<count])
             if let head = received.range(of: end) {
+                let fields = String(decoding: received[..<head.lowerBound], as: UTF8.self).lowercased()
+                    .split(separator: "\r\n")
                 let length =
-                    String(decoding: received[..<head.lowerBound], as: UTF8.self).lowercased()
-                    .split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    fields.first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
-                var unread = length - (received.count - head.upperBound)
-                while unread > 0 {
-                    let count = recv(connection, &buffer, min(buffer.count, unread), 0)
+                // A chunked body (an `httpBodyStream`'s) ends with its last chunk, trailers aside.
+                let chunked = fields.contains { $0.hasPrefix("transfer-encoding:") && $0.hasSuffix("chunked") }
+                var body = received[head.upperBound...]
+                func ended() -> Bool {
+                    guard chunked else { return body.count >= length }
+                    return body.starts(with: Data("0\r\n\r\n".utf8))
+                        || body.range(of: Data("\r\n0\r\n\r\n".utf8)) != nil
+                }
+                while !ended() {
+                    let count = recv(connection, &buffer, buffer.count, 0)
                     if count <= 0 { return false }
-                    unread -= count
+                    body.append(contentsOf: buffer[0..<count])
                 }
                 return true
             }

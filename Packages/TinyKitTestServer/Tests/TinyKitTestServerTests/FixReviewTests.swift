@@ -68,10 +68,8 @@ import TinyKitTestServer
 
             """
         let (status, output) = try Self.checkTimeLimits(of: ["Tests/X/Mixed.swift": file])
-        withKnownIssue("a limited suite in the file exempts every @Test of the file") {
-            #expect(status != 0, "output: \(output)")
-            #expect(output.contains("freeStanding"), "output: \(output)")
-        }
+        #expect(status != 0, "output: \(output)")
+        #expect(output.contains("freeStanding"), "output: \(output)")
     }
 
     /// check-time-limits.sh:13. Under `set -o pipefail`, `echo "$code" | grep -qE …` fails when `grep -q` exits at
@@ -84,9 +82,7 @@ import TinyKitTestServer
         let file = (["import Testing", "", "@Suite(.timeLimit(.minutes(1))) struct Long {"] + tests + ["}", ""])
             .joined(separator: "\n")
         let (status, output) = try Self.checkTimeLimits(of: ["Tests/X/Long.swift": file])
-        withKnownIssue("SIGPIPE under pipefail: a limited suite's tests are listed", isIntermittent: true) {
-            #expect(status == 0, "output: \(output.prefix(300))")
-        }
+        #expect(status == 0, "output: \(output.prefix(300))")
     }
 
     /// RawSocketServer.swift:178-190 (55d0914) drains a body its `Content-Length` announces, but not a chunked one
@@ -106,10 +102,8 @@ import TinyKitTestServer
         }
 
         #expect(await server.waitForRequests(atLeast: 1, timeout: 10))
-        withKnownIssue("a chunked request body is not read before the close: the connection is reset") {
-            #expect(answer.error == nil, "errno \(answer.error ?? 0)")
-            #expect(answer.bytes == reply)
-        }
+        #expect(answer.error == nil, "errno \(answer.error ?? 0)")
+        #expect(answer.bytes == reply)
     }
 }
 

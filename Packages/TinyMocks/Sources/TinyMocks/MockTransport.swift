@@ -60,15 +60,12 @@ public final class MockTransport: HTTPTransport, Sendable {
         /// The latest call whose answer was delivered: an earlier one a cancelled request gives back is dropped.
         var delivered = -1
 
-        /// The route as `"GET /users"` or `"GET /search?q=swift"`, an `&`, `=` or `#` in a name or value
-        /// escaped (a `%` is not: a value that is not UTF-8 is kept as written, `%E9`).
+        /// The route as `"GET /users"` or `"GET /search?q=swift"`, a `%`, `&`, `=` or `#` in a name or value escaped.
         var label: String {
-            func shown(_ text: String) -> String {
-                [("&", "%26"), ("=", "%3D"), ("#", "%23")].reduce(text) {
-                    $0.replacingOccurrences(of: $1.0, with: $1.1)
-                }
+            let query = query.map {
+                "\(MockTransport.shown($0.name, escaping: "&=#"))=\(MockTransport.shown($0.value, escaping: "&=#"))"
             }
-            let query = query.map { "\(shown($0.name))=\(shown($0.value))" }.joined(separator: "&")
+            .joined(separator: "&")
             return "\(method) \(MockTransport.path(of: path))" + (query.isEmpty ? "" : "?" + query)
         }
     }
@@ -204,8 +201,11 @@ public final class MockTransport: HTTPTransport, Sendable {
                 }
                 throw error
             }
-            if let route {
-                state.withLock { $0.routes[route.index].delivered = max($0.routes[route.index].delivered, route.call) }
+            if let route {  // answers before it that cancelled requests gave back are spent: never served after it
+                state.withLock {
+                    $0.routes[route.index].delivered = max($0.routes[route.index].delivered, route.call)
+                    $0.routes[route.index].returned.removeAll { $0 < route.call }
+                }
             }
             switch response {
             case .failure(let error):
@@ -265,13 +265,19 @@ public final class MockTransport: HTTPTransport, Sendable {
         }
     }
 
-    /// Decoded segments as a path for messages, a `/`, `?` or `#` inside a segment written `%2F`, `%3F`, `%23`.
+    /// Decoded segments as a path for messages, a `%`, `/`, `?` or `#` inside a segment written `%25`, `%2F`, `%3F`,
+    /// `%23`.
     static func path(of segments: [String]) -> String {
-        let escaped = segments.map {
-            $0.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "?", with: "%3F")
-                .replacingOccurrences(of: "#", with: "%23")
+        "/" + segments.map { shown($0, escaping: "/?#") }.joined(separator: "/")
+    }
+
+    /// Decoded text for a message: its `%` and the `characters` percent-encoded, so that it reads as no other text.
+    /// Text kept as written (`%E9`, not UTF-8) is shown as it is.
+    static func shown(_ text: String, escaping characters: String) -> String {
+        guard text.removingPercentEncoding != nil else { return text }
+        return ("%" + characters).reduce(text) {
+            $0.replacingOccurrences(of: String($1), with: "%" + String(format: "%02X", $1.asciiValue ?? 0))
         }
-        return "/" + escaped.joined(separator: "/")
     }
 
     /// The mock file's contents as a 200 response; `written` is the path's segments as sent, after the base path.

@@ -15,7 +15,8 @@ struct Kept<A: Sendable>: Sendable {
 
     func isFresh(now: Duration) -> Bool { staleAt.map { now < $0 } ?? true }
 
-    /// The opaque tag of its `ETag`, weak or not (`W/"x"` is `"x"`): what a strong one matches (RFC 9110 §8.8.3.2).
+    /// The opaque tag of its `ETag`, weak or not (`W/"x"` is `"x"`): what another one is compared by (RFC 9110
+    /// §8.8.3.2).
     var entityTag: String? { response.value(forHTTPHeaderField: "ETag").map { String($0.trimmingPrefix("W/")) } }
 }
 
@@ -55,9 +56,10 @@ extension Endpoint where A: Sendable {
         }
         var (body, response) = try await transport.send(request)
         var confirms = response.statusCode == 304 && conditional
-        // A 304 whose strong `ETag` is not the kept one's names another representation, which it must not confirm
-        // (RFC 9111 §4.3.4; a server that heeds only `If-Modified-Since`): ask again, unconditionally.
-        if confirms, let tag = response.value(forHTTPHeaderField: "ETag"), !tag.hasPrefix("W/"), tag != kept?.entityTag
+        // A 304 whose `ETag` is not the kept one's (weak or not) names another representation, which it must not
+        // confirm (RFC 9111 §4.3.4; a server that heeds only `If-Modified-Since`): ask again, unconditionally.
+        if confirms, let tag = response.value(forHTTPHeaderField: "ETag"),
+            String(tag.trimmingPrefix("W/")) != kept?.entityTag
         {
             request = self.request
             request.cachePolicy = .reloadIgnoringLocalCacheData
@@ -87,7 +89,8 @@ extension HTTPURLResponse {
         let directives = (value(forHTTPHeaderField: "Cache-Control") ?? "").lowercased()
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if directives.contains("no-cache") || directives.contains("no-store") { return .zero }
-        let age = Duration.seconds(value(forHTTPHeaderField: "Age").flatMap(Self.deltaSeconds) ?? 0)
+        // Looked up only for a lifetime to shorten: most responses say nothing.
+        func age() -> Duration { .seconds(value(forHTTPHeaderField: "Age").flatMap(Self.deltaSeconds) ?? 0) }
         if let directive = directives.first(where: {
             $0.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces) == "max-age"
         }) {
@@ -95,10 +98,10 @@ extension HTTPURLResponse {
             guard directive.hasPrefix("max-age="), let maxAge = Self.deltaSeconds(directive.dropFirst(8)) else {
                 return .zero
             }
-            return max(.seconds(maxAge) - age, .zero)
+            return max(.seconds(maxAge) - age(), .zero)
         }
         return value(forHTTPHeaderField: "Expires").map { _ in
-            max((duration(untilDateIn: "Expires") ?? .zero) - age, .zero)
+            max((duration(untilDateIn: "Expires") ?? .zero) - age(), .zero)
         }
     }
 

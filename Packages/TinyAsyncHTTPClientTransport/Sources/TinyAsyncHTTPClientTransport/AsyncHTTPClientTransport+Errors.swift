@@ -39,9 +39,8 @@
                 return category(of: .remoteConnectionClosed)
             case is HTTPParserError:
                 return (.other, "the reply is not valid HTTP")
-            case NIOHTTPDecompression.DecompressionError.limit:
-                let ratio = HTTPClient.Configuration.decompressionRatioLimit
-                return (.other, "the response body inflates to more than \(ratio) times its compressed size")
+            case NIOHTTPDecompression.DecompressionError.limit:  // `.tinyKit`'s ratio, or another client's own limit
+                return (.other, "the response body inflates past the client's decompression limit")
             default:
                 #if canImport(Network)
                     // Network.framework, the event loops of AsyncHTTPClient on Apple platforms.

@@ -298,7 +298,11 @@
             if !outgoing.headers.contains(name: "User-Agent") {
                 outgoing.headers.add(name: "User-Agent", value: "TinyKit AsyncHTTPClientTransport")
             }
-            if let body = request.httpBody {
+            // Like URLSession: a `GET` with a body is refused, a `HEAD`'s body is not sent (RFC 9110 §9.3.1-2).
+            if request.httpBody?.isEmpty == false, outgoing.method == .GET {
+                throw refuse("a GET request cannot have a body, as URLSession refuses it")
+            }
+            if let body = request.httpBody, outgoing.method != .HEAD {
                 // A ByteBuffer holds at most 4 GiB - 1 and traps beyond.
                 guard body.count <= UInt32.max else { throw refuse("the httpBody is larger than 4 GiB - 1 bytes") }
                 outgoing.body = .bytes(ByteBuffer(data: body))
@@ -362,9 +366,10 @@
         /// - Redirects: not followed by the client, so that ``AsyncHTTPClientTransport`` follows them itself and checks
         ///   each target (AsyncHTTPClient's own following traps on a port over 65535).
         /// - Decompression: gzip and deflate. The transport's ``AsyncHTTPClientTransport/maximumResponseBodySize``
-        ///   bounds the decompressed body, and a body that inflates to more than 200 times its
-        ///   compressed size fails at once (`.other`), so that no single network read can inflate far past
-        ///   the limit before it is counted. JSON compresses 5 to 20 times; `HTTPClient.shared`'s limit of 25 would
+        ///   bounds the decompressed body, and a body that has inflated to more than 200 times the compressed bytes
+        ///   received so far fails at once (`.other`), so that no single network read can inflate far past the limit
+        ///   before it is counted. The ratio is checked at each read: a start far more compressible than the whole
+        ///   (a long run of padding in the first packet) can fail a body whose overall ratio is lower. JSON compresses 5 to 20 times; `HTTPClient.shared`'s limit of 25 would
         ///   refuse some real bodies, a decompression bomb inflates about 1,000 times.
         /// - Timeouts: 90 s to connect, 90 s between reads. The read timeout runs from when the request was sent, so
         ///   it also caps a request's longer `timeoutInterval` (which the transport applies between body bytes too).

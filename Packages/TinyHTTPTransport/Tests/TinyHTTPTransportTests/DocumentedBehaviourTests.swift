@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@_spi(TinyKit) import TinyHTTPTransport
+
+/// Claims of the README, the DocC catalog and the doc comments checked against the code, each as its reader would
+/// rely on it. Where the code does otherwise, the claim is a known issue naming both.
+@Suite(.timeLimit(.minutes(1))) struct DocumentedBehaviourTests {
+    /// An error whose text spans lines, as a credential provider's may (an auth server's message quoted in it).
+    struct SignInRequired: Error, CustomStringConvertible {
+        var description: String { "sign-in required\nX-Forged: 1" }
+    }
+
+    struct SignedOutProvider: CredentialProvider {
+        func credential() async throws -> String? { throw SignInRequired() }
+        func refreshCredential(rejected: String?) async throws -> String { throw SignInRequired() }
+    }
+
+    /// HTTPTransportError.swift:141-143 (`description`): "One line saying what happened […] and the underlying
+    /// error". The body preview and the request summary are escaped onto one line since 329ba7b, but the underlying
+    /// error is printed with `String(describing:)` as it is (`summary(of:redacting:)`, HTTPTransportError.swift
+    /// :168-175): a provider's error whose text holds a line break breaks the line a log gets.
+    @Test func theDescriptionIsOneLineWhateverTheUnderlyingError() async throws {
+        let request = URLRequest(url: try #require(URL(string: "https://api.example.com/me")))
+        let transport = ClosureTransport { try reply($0, 200) }.with(.authorization(SignedOutProvider()))
+        let error = try #require(await #expect(throws: HTTPTransportError.self) { try await transport.send(request) })
+        #expect(error.code == .other)
+        withKnownIssue("description's doc says one line; an underlying error's line break is printed raw") {
+            #expect(!error.description.contains("\n"), "\(error.description.debugDescription)")
+        }
+    }
+
+    /// HTTPTransportError.swift:141-143: the description says "the category, the request's method and URL, the
+    /// status, the attempts, the detail, a preview of the body and the underlying error"; the code prints the
+    /// attempts before the status (`description(redacting:)`, HTTPTransportError.swift:156-157).
+    @Test func theDescriptionNamesTheStatusBeforeTheAttempts() throws {
+        let request = URLRequest(url: try #require(URL(string: "https://api.example.com/me")))
+        let (_, response) = try reply(request, 503)
+        var error = HTTPTransportError(.cannotConnect, request: request, response: response, message: "closed early")
+        error.attempts = 3
+        let text = error.description
+        let status = try #require(text.range(of: "status 503"))
+        let attempts = try #require(text.range(of: "after 3 attempts"))
+        withKnownIssue("description's doc lists the status before the attempts; the code prints the attempts first") {
+            #expect(status.lowerBound < attempts.lowerBound, "\(text)")
+        }
+    }
+}

@@ -37,7 +37,8 @@
     ///   `Proxy-Authorization`, `Cookie` and `Origin` (AsyncHTTPClient's rule), and one to a port over 65535 fails
     ///   (`.other`). The response carries the final URL.
     /// - Gzip and deflate bodies are decompressed, as `URLSession` does (an empty body marked compressed is an empty
-    ///   body). Known issue: a raw deflate body (no zlib header), which `URLSession` decodes, fails (`.other`).
+    ///   body). Known issues: a raw deflate body (no zlib header), which `URLSession` decodes, fails (`.other`); a
+    ///   body marked `x-gzip` (gzip's old name) is not decoded.
     /// - The body is read into memory up to ``maximumResponseBodySize`` bytes, after decompression; a larger one
     ///   fails with the response head in the error instead of exhausting memory.
     ///

@@ -10,7 +10,7 @@ extension Endpoint where A: DecodableResult {
     /// let created = Endpoint<User>(json: .post, url: usersURL, body: NewUser(name: "Ada"))
     /// ```
     ///
-    /// An empty body decodes as `nil` when `A` is optional and as ``EmptyResponse``; for any other type it fails
+    /// An empty body decodes as `nil` when `A` is optional, as ``EmptyResponse`` and as `""`; for any other type it fails
     /// with ``EndpointError/noData(type:response:)``. Decoding failures are
     /// ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
     /// A `String` result is the body as text: in the charset the `Content-Type` names, UTF-8 by default (an empty
@@ -157,7 +157,7 @@ extension JSONDecoder {
     /// - Parameters:
     ///   - data: The response body.
     ///   - response: The response.
-    /// - Returns: The decoded value; for an empty body `nil` when `T` is optional, or an ``EmptyResponse``; for a
+    /// - Returns: The decoded value; for an empty body `nil` when `T` is optional, an ``EmptyResponse`` or `""`; for a
     ///   `String`, the body as text, or the JSON string when the `Content-Type` names JSON.
     /// - Throws: ``EndpointError/noData(type:response:)`` for an empty body,
     ///   ``EndpointError/unexpectedContentType(_:body:)`` for a response whose `Content-Type` is not JSON, otherwise

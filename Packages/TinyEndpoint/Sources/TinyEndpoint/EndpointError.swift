@@ -15,7 +15,7 @@ import Foundation
 /// ```
 public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// The response had no body, but a value of `type` needs one (an empty body is a success only for `()`,
-    /// optional results and ``EmptyResponse``).
+    /// optional results, ``EmptyResponse`` and `String`, as `""`).
     case noData(type: String, response: HTTPURLResponse?)
     /// The body could not be decoded as `type`: `codingPath` says where (for example `users[2].name`), `underlying`
     /// is the decoder's error (usually a `DecodingError`), `body` the bytes that failed.

@@ -29,7 +29,8 @@ public struct TinyAPIError: Error, Sendable, Equatable, LocalizedError, CustomSt
         case invalidURL
         /// The response had no body, but the result type needs one.
         case noData
-        /// The body could not be decoded; the message names the type and the coding path.
+        /// The body could not be decoded; the message names the type and the coding path, or the `Content-Type` that
+        /// is not JSON.
         case decodingError(String)
         /// The request body could not be encoded; nothing was sent.
         case encodingError(String)

@@ -83,13 +83,18 @@ public struct HTTPRedaction: Hashable, Sendable {
         var end = body.startIndex + min(max(limit, 0), body.count)
         // Cut before a character, not inside one: back over UTF-8 continuation bytes (at most 3 in a character).
         for _ in 0..<3 where end > body.startIndex && end < body.endIndex && body[end] & 0xC0 == 0x80 { end -= 1 }
-        let text = String(decoding: body[..<end], as: UTF8.self).unicodeScalars.reduce(into: "") { line, scalar in
+        let text = oneLine(String(decoding: body[..<end], as: UTF8.self))
+        return body.count > limit ? text + "… (\(body.count) bytes)" : text
+    }
+
+    /// `text` with its control characters (but tab) and line separators escaped (`\n`, `\u{2028}`).
+    static func oneLine(_ text: String) -> String {
+        text.unicodeScalars.reduce(into: "") { line, scalar in
             let breaks =
                 scalar.properties.generalCategory == .control
                 ? scalar != "\t" : "\u{2028}\u{2029}".unicodeScalars.contains(scalar)
             line += breaks ? scalar.escaped(asASCII: true) : String(scalar)
         }
-        return body.count > limit ? text + "… (\(body.count) bytes)" : text
     }
 
     private func isSecret(_ item: URLQueryItem) -> Bool {

@@ -138,7 +138,7 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         return try decoder.decode(type, from: body)
     }
 
-    /// One line saying what happened: the category, the request's method and URL, the status, the attempts, the
+    /// One line saying what happened: the category, the request's method and URL, the attempts, the status, the
     /// detail, a preview of the body and the underlying error, for example
     /// `HTTP request unacceptable status 404: GET https://api.example.com/users/7, body: {"error":"not found"}`.
     ///
@@ -169,9 +169,10 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         -> String
     {
         if let nested = error as? HTTPTransportError { return nested.description(redacting: redaction) }
-        guard let code = urlErrorCode(of: error) else { return String(describing: error) }
+        // On one line: the text of another library's error may hold line breaks.
+        guard let code = urlErrorCode(of: error) else { return HTTPRedaction.oneLine(String(describing: error)) }
         let reason = (error as NSError).userInfo[NSLocalizedDescriptionKey] as? String
-        return "URLError \(code.rawValue)" + (reason.map { " (\($0))" } ?? "")
+        return "URLError \(code.rawValue)" + (reason.map { " (\(HTTPRedaction.oneLine($0)))" } ?? "")
     }
 
     /// The `URLError` code of `error`, when it is a `URLError` or an `NSError` of `NSURLErrorDomain` (the form

@@ -40,7 +40,8 @@ public final class EndpointRegistry: Sendable {
     ///
     /// - Parameters:
     ///   - transport: The transport of every instance it creates; the live `URLSessionTransport.shared` by default.
-    ///   - maximumAge: The maximum age of every instance it creates; `nil` for none.
+    ///   - maximumAge: The maximum age of every instance it creates; `nil`: the responses' `Cache-Control` or
+    ///     `Expires` decide.
     ///   - keyHeaders: The headers whose values tell two requests apart (names compare case-insensitively). Keep
     ///     `Authorization` and `Cookie` in a set of your own: a header left out is ignored, so requests that differ
     ///     only in the credentials it holds would share one instance, and the first one's response.

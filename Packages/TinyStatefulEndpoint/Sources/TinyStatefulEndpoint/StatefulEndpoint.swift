@@ -30,7 +30,8 @@ import TinyRequestState
 /// Staying fresh:
 /// - A load of a `GET` or `HEAD` after a good response that carried an `ETag` or `Last-Modified` asks the server
 ///   whether it changed (`If-None-Match`, `If-Modified-Since`); a `304 Not Modified` keeps the value without decoding
-///   anything, renews its freshness and is delivered again as a success. Other methods reload plainly.
+///   anything, renews its freshness and is delivered again as a success (one with another `ETag` names another
+///   representation: the request is sent again without validators). Other methods reload plainly.
 /// - Without ``maximumAge``, the response's `Cache-Control: max-age` or `Expires` says how long a value is fresh, and
 ///   `no-cache` or `no-store` makes every ``loadIfNeeded()`` revalidate.
 /// - With a ``ResponseStore``, the last good response survives restarts: a new instance offers it at once as a stale
@@ -96,8 +97,8 @@ import TinyRequestState
     ///   - transport: The transport every load goes through; the live `URLSessionTransport.shared` by default, so
     ///     TinyHTTP's `StatefulEndpoint(endpoint: api.get())` compiles as it is.
     ///   - maximumAge: How long after it loaded a value is stale, so that ``loadIfNeeded()`` (and a new observer)
-    ///     loads again; `nil`, the default, keeps a value until ``load()`` or ``clear()``.
-    ///     Without it, the response's `Cache-Control` or `Expires` decides.
+    ///     loads again; `nil`, the default: the response's `Cache-Control` or `Expires` decides, and a value whose
+    ///     response says nothing is kept until ``load()`` or ``clear()``.
     ///   - store: Where the last good response is kept across launches; `nil`, the default, keeps it in memory only.
     ///   - cancelsUnobservedLoadAfter: When set, a load in flight is cancelled once at least this long (at most twice
     ///     this: it is checked at that interval) has passed since its last observer went away, and the state goes

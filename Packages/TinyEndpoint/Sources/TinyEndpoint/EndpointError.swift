@@ -34,8 +34,9 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
     /// JSON, pass `checksContentType: false`.
     case unexpectedContentType(String, body: Data)
 
-    /// The same text as ``description``, so `localizedDescription` (and UI built on it) says what happened.
-    public var errorDescription: String? { description }
+    /// ``description`` without the body, so `localizedDescription` (and UI or a log built on it) says what happened
+    /// and shows no server data.
+    public var errorDescription: String? { summary }
 
     /// One line saying what went wrong and where, with a preview of the body when there is one.
     public var description: String {

@@ -16,7 +16,10 @@
         /// ```
         ///
         /// - Headers and bodies are logged only when the logger's level is `trace`: one more line per request and per
-        ///   response, with `headers` and `body` (its first 1000 bytes, as text) in the metadata.
+        ///   response (a failure's too, when it carries one), with `headers` and `body` (its first 1000 bytes, as text,
+        ///   on one line) in the metadata. A failure's line names an underlying error of a type other than
+        ///   `HTTPTransportError` and `URLError` by its `errorDescription`, else its type: its description may hold a
+        ///   body.
         /// - Secrets are always redacted, whatever the level: the values of the headers and query parameters of
         ///   `HTTPRedaction.default` (`Authorization`, `Cookie`, `access_token`, …), secret in every redaction, and
         ///   those `redaction` names, in the request's URL and in a URL a header value carries (`Location`,
@@ -61,7 +64,15 @@
                     // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
                     // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
                     // Bodies stay on trace lines: the failure of a status the retry middleware gave up on carries one.
-                    var failure = withoutBodies(HTTPTransportError(mapping: error, request: nil))
+                    let mapped = HTTPTransportError(mapping: error, request: nil)
+                    if let response = mapped.response {
+                        logger.trace(
+                            "← \(response.statusCode) \(exchange) headers and body",
+                            metadata: details(
+                                response.allHeaderFields, HTTPRedaction.preview(of: mapped.body ?? Data(), limit: 1000),
+                                redaction))
+                    }
+                    var failure = withoutBodies(mapped)
                     failure.request = nil
                     // A cancellation is the caller's choice (a screen left, say), not a failure to warn about.
                     if failure.code == .cancelled {
@@ -75,28 +86,45 @@
         }
     }
 
-    /// `error` without its body, nor that of any `HTTPTransportError` nested in it (a token endpoint's, say).
+    /// `error` without its body, nor that of any `HTTPTransportError` nested in it (a token endpoint's, say). Another
+    /// error under it (not a `URLError`) is told by its `errorDescription` or its type only: its own description may
+    /// hold a body, or a URL redacted with another redaction.
     private func withoutBodies(_ error: HTTPTransportError) -> HTTPTransportError {
         var error = error
         error.body = nil
-        if let nested = error.underlyingError as? HTTPTransportError { error.underlyingError = withoutBodies(nested) }
+        switch error.underlyingError {
+        case let nested as HTTPTransportError: error.underlyingError = withoutBodies(nested)
+        case let other? where other is URLError || (other as NSError).domain == NSURLErrorDomain: break
+        case let other?:
+            error.underlyingError = Told(text: (other as? any LocalizedError)?.errorDescription ?? "\(type(of: other))")
+        case nil: break
+        }
         return error
+    }
+
+    /// An error told by a text, in place of one whose description must not be logged.
+    private struct Told: Error, CustomStringConvertible {
+        var text: String
+        var description: String { text }
     }
 
     /// The trace lines' metadata: the headers (a request's or a response's) with their secrets redacted, and the body.
     private func details(_ headers: [AnyHashable: Any], _ body: String, _ redaction: HTTPRedaction) -> Logger.Metadata {
         // A URL with a query, user or fragment in a value (`Location`, each `<…>` of `Link`, `Refresh`'s `url=…`) is
         // redacted as the request's is.
+        // A word that is not a URL with a scheme or a path (`#fff`, `"v1#2"`) is kept as it came.
         func redactingURL(_ text: some StringProtocol) -> String {
-            let prefix = text.prefix(4).lowercased() == "url=" ? String(text.prefix(4)) : ""
-            guard let url = URL(string: String(text.dropFirst(prefix.count))),
+            guard let url = URL(string: String(text)), url.scheme != nil || text.hasPrefix("/"),
                 url.query != nil || url.user != nil || url.fragment != nil
             else { return String(text) }
-            return prefix + redaction.redacted(url: url)
+            let redacted = redaction.redacted(url: url)
+            return redacted == url.absoluteString ? String(text) : redacted
         }
         let fields = headers.reduce(into: [String: String]()) { fields, field in
             let value = String(describing: field.value)
+            // `<…>` of `Link`, then `url=` of `Refresh` (`0;url=…`, `URL = '…'`), then each word.
             fields[String(describing: field.key)] = value.replacing(/<([^>]*)>/) { "<\(redactingURL($0.1))>" }
+                .replacing(/(?i)(url\s*=\s*['"]?)([^'"\s]+)/) { $0.1 + redactingURL($0.2) }
                 .split(separator: " ", omittingEmptySubsequences: false).map(redactingURL).joined(separator: " ")
         }
         return [

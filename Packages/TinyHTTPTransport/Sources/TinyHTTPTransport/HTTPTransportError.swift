@@ -155,7 +155,7 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         if let request { text += ": " + redaction.summary(of: request) }
         if attempts > 1 { text += ", after \(attempts) attempts" }
         if let response, code != .unacceptableStatus(response.statusCode) { text += ", status \(response.statusCode)" }
-        if let message { text += " (\(message))" }
+        if let message { text += " (\(HTTPRedaction.oneLine(message)))" }
         if let body, !body.isEmpty { text += ", body: \(HTTPRedaction.preview(of: body))" }
         if let underlyingError {
             text += ", underlying error: \(Self.summary(of: underlyingError, redacting: redaction))"

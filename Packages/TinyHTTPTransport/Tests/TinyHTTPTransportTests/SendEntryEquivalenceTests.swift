@@ -1,0 +1,354 @@
+import Foundation
+import Testing
+
+@_spi(TinyKit) @testable import TinyHTTPTransport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One scenario through every entry of this package that sends with `URLSession` (`URLSession.shared.send`, a session
+/// built without a delegate and one with its own, `URLSessionTransport` built each way and `.shared`): a `401`
+/// carrying `WWW-Authenticate: Basic`, a refused header and method, a cancellation before and after the request was
+/// sent, a timeout, a refused connection and the body-size limit. They share one send path and promise the same
+/// outcome (`URLSession.send(_:)`: "Behaves exactly like `URLSessionTransport.send(_:)`").
+@Suite(.timeLimit(.minutes(1))) struct SendEntryEquivalenceTests {
+    #if canImport(Glibc) && canImport(FoundationNetworking)
+        /// A session built without a delegate, and one with a delegate of its own, kept for the whole suite.
+        private static let plain = URLSession(configuration: .ephemeral)
+        private static let delegated = URLSession(
+            configuration: .ephemeral, delegate: ChallengeCancellingDelegate(), delegateQueue: nil)
+
+        /// Every entry, by name, with what it sends through.
+        private static func entries() -> [(name: String, send: @Sendable (URLRequest) async throws -> Reply)] {
+            let transports: [(String, URLSessionTransport)] = [
+                ("URLSessionTransport(configuration:)", URLSessionTransport(configuration: .ephemeral)),
+                ("URLSessionTransport.shared", URLSessionTransport.shared),
+                ("URLSessionTransport(session: no delegate)", URLSessionTransport(session: plain)),
+                ("URLSessionTransport(session: own delegate)", URLSessionTransport(session: delegated)),
+            ]
+            let sessions: [(String, URLSession)] = [
+                ("URLSession.shared.send", .shared), ("session without delegate .send", plain),
+                ("session with own delegate .send", delegated),
+            ]
+            return sessions.map { name, session in (name, { try await session.send($0) }) }
+                + transports.map { name, transport in (name, { try await transport.send($0) }) }
+        }
+
+        /// The outcome of `send` for `request`, in a few words: the status and challenge of a response, or the code of
+        /// the `HTTPTransportError`.
+        private static func outcome(
+            _ send: @escaping @Sendable (URLRequest) async throws -> Reply, _ request: URLRequest
+        ) async -> String {
+            await describe(Result { try await send(request) })
+        }
+
+        /// The outcome of a failure with `code`.
+        private static func failure(_ code: HTTPTransportError.Code) -> String { "\(code)" }
+
+        private static func describe(_ result: Result<Reply, any Error>) -> String {
+            switch result {
+            case .success(let (_, response)):
+                "\(response.statusCode) \(response.value(forHTTPHeaderField: "WWW-Authenticate") ?? "")"
+            case .failure(let error as HTTPTransportError): "\(error.code)"
+            case .failure(let error): "not an HTTPTransportError: \(error)"
+            }
+        }
+
+        @Test func a401WithABasicChallengeIsA401ResponseOnEveryEntry() async throws {
+            let server = try EntryServer { _ in
+                .reply(EntryServer.response(401, headers: [#"WWW-Authenticate: Basic realm="entries""#], body: "no"))
+            }
+            var request = URLRequest(url: try server.url("/protected"))
+            request.timeoutInterval = 20  // an entry that hangs fails after this, not at the suite's limit
+            for (name, send) in Self.entries() {
+                #expect(await Self.outcome(send, request) == #"401 Basic realm="entries""#, "\(name)")
+            }
+        }
+
+        @Test func aRefusedHeaderOrMethodFailsBeforeSendingOnEveryEntry() async throws {
+            let server = try EntryServer { _ in .reply(EntryServer.response(200, body: "sent")) }
+            var header = URLRequest(url: try server.url("/header"))
+            header.setHeader("X-Note", "a\r\nX-Injected: yes")
+            var method = URLRequest(url: try server.url("/method"))
+            method.httpMethod = "GET /elsewhere HTTP/1.1\r\nX:"
+            for (name, send) in Self.entries() {
+                #expect(await Self.outcome(send, header) == Self.failure(.invalidRequest), "\(name)")
+                #expect(await Self.outcome(send, method) == Self.failure(.invalidRequest), "\(name)")
+            }
+            #expect(server.paths.isEmpty)
+        }
+
+        @Test func aCancellationBeforeSendingIsCancelledOnEveryEntry() async throws {
+            let server = try EntryServer { _ in .reply(EntryServer.response(200, body: "sent")) }
+            let request = URLRequest(url: try server.url("/early"))
+            for (name, send) in Self.entries() {
+                let task = Task {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return await Self.outcome(send, request)
+                }
+                #expect(await task.value == Self.failure(.cancelled), "\(name)")
+            }
+            #expect(server.paths.isEmpty)
+        }
+
+        @Test func aCancellationAfterSendingIsCancelledOnEveryEntry() async throws {
+            let server = try EntryServer { _ in .hold }
+            for (name, send) in Self.entries() {
+                let path = "/late/\(UUID().uuidString)"
+                let request = URLRequest(url: try server.url(path))
+                let task = Task { await Self.outcome(send, request) }
+                await server.waitForArrival(of: path)
+                task.cancel()
+                #expect(await task.value == Self.failure(.cancelled), "\(name)")
+            }
+        }
+
+        @Test func aTimeoutIsTimedOutOnEveryEntry() async throws {
+            let server = try EntryServer { _ in .hold }
+            var slow = URLRequest(url: try server.url("/slow"))
+            slow.timeoutInterval = 1
+            let request = slow
+            let outcomes = await withTaskGroup(of: (String, String).self) { group in
+                for (name, send) in Self.entries() {
+                    group.addTask { (name, await Self.outcome(send, request)) }
+                }
+                return await group.reduce(into: [String: String]()) { $0[$1.0] = $1.1 }
+            }
+            for (name, outcome) in outcomes.sorted(by: { $0.key < $1.key }) {
+                #expect(outcome == Self.failure(.timedOut), "\(name)")
+            }
+        }
+
+        @Test func aRefusedConnectionIsCannotConnectOnEveryEntry() async throws {
+            let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:1/none")))
+            for (name, send) in Self.entries() {
+                #expect(await Self.outcome(send, request) == Self.failure(.cannotConnect), "\(name)")
+            }
+        }
+
+        /// `maximumResponseBodySize` holds on every transport whose session's delegate is TinyKit's (its own, or the
+        /// twin of a session without one); a session with a delegate of its own reads bodies whole (documented).
+        @Test func theBodySizeLimitHoldsOnEveryTransportThatOffersIt() async throws {
+            let server = try EntryServer { _ in
+                .reply(EntryServer.response(200, body: String(repeating: "x", count: 64)))
+            }
+            let request = URLRequest(url: try server.url("/large"))
+            let plain = URLSession(configuration: .ephemeral)
+            defer { plain.finishTasksAndInvalidate() }
+            let limited: [(String, URLSessionTransport)] = [
+                ("configuration", URLSessionTransport(configuration: .ephemeral, maximumResponseBodySize: 8)),
+                ("session without delegate", URLSessionTransport(session: plain, maximumResponseBodySize: 8)),
+                ("URLSession.shared", URLSessionTransport(session: .shared, maximumResponseBodySize: 8)),
+            ]
+            for (name, transport) in limited {
+                let result = await Result { try await transport.send(request) }
+                let error = try #require(throws: HTTPTransportError.self, "\(name)") { try result.get() }
+                #expect(error.code == .other, "\(name)")
+                #expect(error.response?.statusCode == 200, "\(name)")
+            }
+        }
+
+        /// A configuration whose `httpAdditionalHeaders` hold a header a request may not is refused on every entry
+        /// built on it: a session without a delegate (its twin), one with its own, and the transport made from it.
+        @Test func aRefusedConfigurationHeaderFailsBeforeSendingOnEveryEntry() async throws {
+            let server = try EntryServer { _ in .reply(EntryServer.response(200, body: "sent")) }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpAdditionalHeaders = ["X-Token": "abc\r\nX-Injected: yes"]
+            let plain = URLSession(configuration: configuration)
+            let own = URLSession(
+                configuration: configuration, delegate: ChallengeCancellingDelegate(), delegateQueue: nil)
+            defer {
+                plain.finishTasksAndInvalidate()
+                own.finishTasksAndInvalidate()
+            }
+            let request = URLRequest(url: try server.url("/configured"))
+            let entries: [(String, @Sendable (URLRequest) async throws -> Reply)] = [
+                ("session without delegate", { try await plain.send($0) }),
+                ("session with own delegate", { try await own.send($0) }),
+                (
+                    "URLSessionTransport(configuration:)",
+                    { try await URLSessionTransport(configuration: configuration).send($0) }
+                ),
+                (
+                    "URLSessionTransport(session: own delegate)",
+                    { try await URLSessionTransport(session: own).send($0) }
+                ),
+            ]
+            for (name, send) in entries {
+                #expect(await Self.outcome(send, request) == Self.failure(.invalidRequest), "\(name)")
+            }
+            #expect(server.paths.isEmpty)
+        }
+
+        /// Cookies a response sets through the twin of a session without a delegate are the session's own: its
+        /// configuration's cookie storage holds them, and a plain data task of the session sends them, and back.
+        @Test func aSessionAndItsTwinShareTheirCookies() async throws {
+            let server = try EntryServer { head in
+                let path = head.split(separator: " ").dropFirst().first ?? ""
+                let cookie = head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("cookie:") } ?? ""
+                return .reply(
+                    EntryServer.response(
+                        200, headers: path == "/login" ? ["Set-Cookie: session=twin; Path=/"] : [], body: cookie))
+            }
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            _ = try await session.send(URLRequest(url: try server.url("/login")))
+            #expect(session.configuration.httpCookieStorage?.cookies?.map(\.name) == ["session"])
+            let plain = URLRequest(url: try server.url("/plain"))
+            let plainBody = await withCheckedContinuation { continuation in
+                session.dataTask(with: plain) { data, _, _ in continuation.resume(returning: data ?? Data()) }.resume()
+            }
+            #expect(String(decoding: plainBody, as: UTF8.self).contains("session=twin"))
+            let (twinBody, _) = try await session.send(URLRequest(url: try server.url("/twin")))
+            #expect(String(decoding: twinBody, as: UTF8.self).contains("session=twin"))
+        }
+
+        /// "On Linux a `timeoutInterval` (and a configuration's `timeoutIntervalForRequest`) with a fraction of a second
+        /// is rounded up to whole seconds … the same on every entry". The configuration of a session with a delegate of
+        /// its own is not: libcurl truncates its 0.5 s to 0 and times the request out at once, where the same
+        /// configuration on a session without a delegate (its twin) waits the second. A server answering after 0.2 s.
+        @Test func aSubSecondConfigurationTimeoutIsRoundedUpOnEverySession() async throws {
+            let server = try EntryServer { _ in
+                Thread.sleep(forTimeInterval: 0.2)
+                return .reply(EntryServer.response(200, body: "late"))
+            }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 0.5
+            let plain = URLSession(configuration: configuration)
+            let own = URLSession(
+                configuration: configuration, delegate: ChallengeCancellingDelegate(), delegateQueue: nil)
+            defer {
+                plain.finishTasksAndInvalidate()
+                own.finishTasksAndInvalidate()
+            }
+            let request = URLRequest(url: try server.url("/late"))
+            #expect(await Self.outcome({ try await plain.send($0) }, request) == "200 ")
+            await withKnownIssue(
+                "a sub-second configuration timeout of a session with its own delegate is not rounded (SessionDelegate.swift:26)"
+            ) {
+                #expect(await Self.outcome({ try await own.send($0) }, request) == "200 ")
+                #expect(await Self.outcome({ try await URLSessionTransport(session: own).send($0) }, request) == "200 ")
+            }
+        }
+    #endif
+}
+
+#if canImport(Glibc) && canImport(FoundationNetworking)
+    /// What an entry returns.
+    private typealias Reply = (Data, HTTPURLResponse)
+
+    /// A session delegate of an app: it cancels every authentication challenge, as TinyKit's own does on Linux.
+    private final class ChallengeCancellingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        }
+    }
+
+    /// A TCP server on `127.0.0.1` (a port of the system's choosing), a thread per connection: it reads a request
+    /// head, records its path, and either answers with the whole reply and closes, or holds the connection unanswered
+    /// until the client closes it (a cancelled or timed-out request).
+    private final class EntryServer: Sendable {
+        enum Answer: Sendable {
+            case reply(String)
+            case hold
+        }
+
+        let port: UInt16
+        private let listener: Int32
+        private let arrived = Locked<(paths: [String], waiting: [(String, CheckedContinuation<Void, Never>)])>(
+            ([], []))
+
+        /// The paths of the requests received so far.
+        var paths: [String] { arrived.withLock { $0.paths } }
+
+        init(answer: @escaping @Sendable (_ head: String) -> Answer) throws {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                    bind(listener, address, length) == 0 && listen(listener, 16) == 0
+                        && getsockname(listener, address, &length) == 0
+                }
+            }
+            guard bound else {
+                close(listener)
+                throw HTTPTransportError(.other, message: "the test server could not listen")
+            }
+            self.listener = listener
+            port = UInt16(bigEndian: address.sin_port)
+            let arrived = arrived
+            Thread.detachNewThread {
+                while case let connection = accept(listener, nil, nil), connection >= 0 {
+                    Thread.detachNewThread {
+                        let head = Self.readHead(connection)
+                        let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+                        let reply = answer(head)
+                        let resumed = arrived.withLock { state in
+                            state.paths.append(path)
+                            let ready = state.waiting.filter { $0.0 == path }.map(\.1)
+                            state.waiting.removeAll { $0.0 == path }
+                            return ready
+                        }
+                        for continuation in resumed { continuation.resume() }
+                        switch reply {
+                        case .reply(let text):
+                            _ = text.utf8CString.withUnsafeBufferPointer {
+                                send(connection, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL))
+                            }
+                        case .hold:
+                            var buffer = [UInt8](repeating: 0, count: 1024)
+                            while recv(connection, &buffer, buffer.count, 0) > 0 {}
+                        }
+                        close(connection)
+                    }
+                }
+                // Closed only here, once `accept` fails: closed by `deinit`, the descriptor could be reused by the
+                // listener of the next server while this loop still accepts on it, answering that server's requests.
+                close(listener)
+            }
+        }
+
+        /// Stops listening; the accepting thread then closes the socket.
+        deinit { shutdown(listener, Int32(SHUT_RDWR)) }
+
+        /// A URL of this server.
+        func url(_ path: String) throws -> URL { try #require(URL(string: "http://127.0.0.1:\(port)\(path)")) }
+
+        /// Returns once a request for `path` has arrived.
+        func waitForArrival(of path: String) async {
+            await withCheckedContinuation { continuation in
+                let arrived = arrived.withLock { state in
+                    if state.paths.contains(path) { return true }
+                    state.waiting.append((path, continuation))
+                    return false
+                }
+                if arrived { continuation.resume() }
+            }
+        }
+
+        /// Reads the request head, up to its blank line (the requests here have no body).
+        private static func readHead(_ connection: Int32) -> String {
+            var head = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !head.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+                let count = recv(connection, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                head += buffer[..<count]
+            }
+            return String(decoding: head, as: UTF8.self)
+        }
+
+        /// A response with `status`, `headers` and `body`, closing the connection.
+        static func response(_ status: Int, headers: [String] = [], body: String = "") -> String {
+            let lines = headers + ["Content-Length: \(body.utf8.count)", "Connection: close"]
+            return "HTTP/1.1 \(status) Entry\r\n" + lines.map { $0 + "\r\n" }.joined() + "\r\n" + body
+        }
+    }
+#endif

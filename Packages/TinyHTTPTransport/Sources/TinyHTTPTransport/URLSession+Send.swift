@@ -58,11 +58,12 @@ extension URLSession: HTTPTransport {
         let session = challengeAnsweringSession
         // Who may have cancelled a challenge: TinyKit's delegate knows, another may have, no delegate cannot have.
         let (hasDelegate, delegate) = (session.delegate != nil, session.delegate as? SessionDelegate)
+        // TinyKit's delegate checked its session's configuration once; one of a session with another is checked here.
+        let foreign = delegate == nil && hasDelegate ? session.configuration : nil
         do {
             if let refusal { throw refusal }
             try request.validate()
-            // TinyKit's delegate checked its session's headers once; a session with another is checked here.
-            let refused = delegate == nil && hasDelegate ? SessionDelegate.refusal(of: session.configuration) : nil
+            let refused = foreign.flatMap(SessionDelegate.refusal(of:))
             if let refused = refused ?? delegate?.refusal {
                 throw HTTPTransportError(mapping: refused, request: request)
             }
@@ -129,7 +130,9 @@ extension URLSession: HTTPTransport {
             // libcurl counts whole seconds (0.5 s would time out at once) and FoundationNetworking traps on a timeout
             // over `Int.max` milliseconds: such a timeout is set again, made one libcurl takes. (Not every timeout:
             // setting it copies the request, about 0.5 % of a request's instructions.)
-            let timeout = request.timeoutInterval
+            var timeout = request.timeoutInterval
+            // A request left at the default 60 s takes the configuration's, rounded as TinyKit's sessions round it.
+            if timeout == 60, let configured = foreign?.timeoutIntervalForRequest { timeout = configured }
             if !timeout.isFinite || timeout.rounded(.up) != timeout || timeout > 2_147_483_648 {
                 request.timeoutInterval = SessionDelegate.curlTimeout(timeout)
             }

@@ -49,13 +49,14 @@ import Testing
                     }
                     close(connection)
                 }
+                // Closed only here, once `accept` fails: closed by `deinit`, the descriptor could be reused by the
+                // listener of the next server while this loop still accepts on it, answering that server's requests.
+                close(listener)
             }
         }
 
-        deinit {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-        }
+        /// Stops listening; the accepting thread then closes the socket.
+        deinit { shutdown(listener, Int32(SHUT_RDWR)) }
 
         /// A URL of this server.
         func url(_ path: String) throws -> URL { try #require(URL(string: "http://127.0.0.1:\(port)\(path)")) }

@@ -3,10 +3,6 @@ import Testing
 
 @_spi(TinyKit) @testable import TinyHTTPTransport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One scenario through every entry of this package that sends with `URLSession` (`URLSession.shared.send`, a session
 /// built without a delegate and one with its own, `URLSessionTransport` built each way and `.shared`): a `401`
 /// carrying `WWW-Authenticate: Basic`, a refused header and method, a cancellation before and after the request was
@@ -56,8 +52,8 @@ import Testing
         }
 
         @Test func a401WithABasicChallengeIsA401ResponseOnEveryEntry() async throws {
-            let server = try EntryServer { _ in
-                .reply(EntryServer.response(401, headers: [#"WWW-Authenticate: Basic realm="entries""#], body: "no"))
+            let server = try ScriptedHTTPServer { _ in
+                ScriptedHTTPServer.response(401, headers: [#"WWW-Authenticate: Basic realm="entries""#], body: "no")
             }
             var request = URLRequest(url: try server.url("/protected"))
             request.timeoutInterval = 20  // an entry that hangs fails after this, not at the suite's limit
@@ -67,7 +63,7 @@ import Testing
         }
 
         @Test func aRefusedHeaderOrMethodFailsBeforeSendingOnEveryEntry() async throws {
-            let server = try EntryServer { _ in .reply(EntryServer.response(200, body: "sent")) }
+            let server = try ScriptedHTTPServer(reply: ScriptedHTTPServer.response(200, body: "sent"))
             var header = URLRequest(url: try server.url("/header"))
             header.setHeader("X-Note", "a\r\nX-Injected: yes")
             var method = URLRequest(url: try server.url("/method"))
@@ -80,7 +76,7 @@ import Testing
         }
 
         @Test func aCancellationBeforeSendingIsCancelledOnEveryEntry() async throws {
-            let server = try EntryServer { _ in .reply(EntryServer.response(200, body: "sent")) }
+            let server = try ScriptedHTTPServer(reply: ScriptedHTTPServer.response(200, body: "sent"))
             let request = URLRequest(url: try server.url("/early"))
             for (name, send) in Self.entries() {
                 let task = Task {
@@ -93,7 +89,7 @@ import Testing
         }
 
         @Test func aCancellationAfterSendingIsCancelledOnEveryEntry() async throws {
-            let server = try EntryServer { _ in .hold }
+            let server = try ScriptedHTTPServer { _ in nil }  // holds every request
             for (name, send) in Self.entries() {
                 let path = "/late/\(UUID().uuidString)"
                 let request = URLRequest(url: try server.url(path))
@@ -105,7 +101,7 @@ import Testing
         }
 
         @Test func aTimeoutIsTimedOutOnEveryEntry() async throws {
-            let server = try EntryServer { _ in .hold }
+            let server = try ScriptedHTTPServer { _ in nil }  // holds every request
             var slow = URLRequest(url: try server.url("/slow"))
             slow.timeoutInterval = 1
             let request = slow
@@ -130,9 +126,8 @@ import Testing
         /// `maximumResponseBodySize` holds on every transport whose session's delegate is TinyKit's (its own, or the
         /// twin of a session without one); a session with a delegate of its own reads bodies whole (documented).
         @Test func theBodySizeLimitHoldsOnEveryTransportThatOffersIt() async throws {
-            let server = try EntryServer { _ in
-                .reply(EntryServer.response(200, body: String(repeating: "x", count: 64)))
-            }
+            let server = try ScriptedHTTPServer(
+                reply: ScriptedHTTPServer.response(200, body: String(repeating: "x", count: 64)))
             let request = URLRequest(url: try server.url("/large"))
             let plain = URLSession(configuration: .ephemeral)
             defer { plain.finishTasksAndInvalidate() }
@@ -152,7 +147,7 @@ import Testing
         /// A configuration whose `httpAdditionalHeaders` hold a header a request may not is refused on every entry
         /// built on it: a session without a delegate (its twin), one with its own, and the transport made from it.
         @Test func aRefusedConfigurationHeaderFailsBeforeSendingOnEveryEntry() async throws {
-            let server = try EntryServer { _ in .reply(EntryServer.response(200, body: "sent")) }
+            let server = try ScriptedHTTPServer(reply: ScriptedHTTPServer.response(200, body: "sent"))
             let configuration = URLSessionConfiguration.ephemeral
             configuration.httpAdditionalHeaders = ["X-Token": "abc\r\nX-Injected: yes"]
             let plain = URLSession(configuration: configuration)
@@ -184,12 +179,11 @@ import Testing
         /// Cookies a response sets through the twin of a session without a delegate are the session's own: its
         /// configuration's cookie storage holds them, and a plain data task of the session sends them, and back.
         @Test func aSessionAndItsTwinShareTheirCookies() async throws {
-            let server = try EntryServer { head in
-                let path = head.split(separator: " ").dropFirst().first ?? ""
+            let server = try ScriptedHTTPServer { head in
                 let cookie = head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("cookie:") } ?? ""
-                return .reply(
-                    EntryServer.response(
-                        200, headers: path == "/login" ? ["Set-Cookie: session=twin; Path=/"] : [], body: cookie))
+                let login = ScriptedHTTPServer.path(of: head) == "/login"
+                return ScriptedHTTPServer.response(
+                    200, headers: login ? ["Set-Cookie: session=twin; Path=/"] : [], body: cookie)
             }
             let session = URLSession(configuration: .ephemeral)
             defer { session.finishTasksAndInvalidate() }
@@ -209,9 +203,9 @@ import Testing
         /// its own is not: libcurl truncates its 0.5 s to 0 and times the request out at once, where the same
         /// configuration on a session without a delegate (its twin) waits the second. A server answering after 0.2 s.
         @Test func aSubSecondConfigurationTimeoutIsRoundedUpOnEverySession() async throws {
-            let server = try EntryServer { _ in
+            let server = try ScriptedHTTPServer { _ in
                 Thread.sleep(forTimeInterval: 0.2)
-                return .reply(EntryServer.response(200, body: "late"))
+                return ScriptedHTTPServer.response(200, body: "late")
             }
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = 0.5
@@ -242,110 +236,6 @@ import Testing
             completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
         ) {
             completionHandler(.cancelAuthenticationChallenge, nil)
-        }
-    }
-
-    /// A TCP server on `127.0.0.1` (a port of the system's choosing), a thread per connection: it reads a request
-    /// head, records its path, and either answers with the whole reply and closes, or holds the connection unanswered
-    /// until the client closes it (a cancelled or timed-out request).
-    private final class EntryServer: Sendable {
-        enum Answer: Sendable {
-            case reply(String)
-            case hold
-        }
-
-        let port: UInt16
-        private let listener: Int32
-        private let arrived = Locked<(paths: [String], waiting: [(String, CheckedContinuation<Void, Never>)])>(
-            ([], []))
-
-        /// The paths of the requests received so far.
-        var paths: [String] { arrived.withLock { $0.paths } }
-
-        init(answer: @escaping @Sendable (_ head: String) -> Answer) throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    bind(listener, address, length) == 0 && listen(listener, 16) == 0
-                        && getsockname(listener, address, &length) == 0
-                }
-            }
-            guard bound else {
-                close(listener)
-                throw HTTPTransportError(.other, message: "the test server could not listen")
-            }
-            self.listener = listener
-            port = UInt16(bigEndian: address.sin_port)
-            let arrived = arrived
-            Thread.detachNewThread {
-                while case let connection = accept(listener, nil, nil), connection >= 0 {
-                    Thread.detachNewThread {
-                        let head = Self.readHead(connection)
-                        let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
-                        let reply = answer(head)
-                        let resumed = arrived.withLock { state in
-                            state.paths.append(path)
-                            let ready = state.waiting.filter { $0.0 == path }.map(\.1)
-                            state.waiting.removeAll { $0.0 == path }
-                            return ready
-                        }
-                        for continuation in resumed { continuation.resume() }
-                        switch reply {
-                        case .reply(let text):
-                            _ = text.utf8CString.withUnsafeBufferPointer {
-                                send(connection, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL))
-                            }
-                        case .hold:
-                            var buffer = [UInt8](repeating: 0, count: 1024)
-                            while recv(connection, &buffer, buffer.count, 0) > 0 {}
-                        }
-                        close(connection)
-                    }
-                }
-                // Closed only here, once `accept` fails: closed by `deinit`, the descriptor could be reused by the
-                // listener of the next server while this loop still accepts on it, answering that server's requests.
-                close(listener)
-            }
-        }
-
-        /// Stops listening; the accepting thread then closes the socket.
-        deinit { shutdown(listener, Int32(SHUT_RDWR)) }
-
-        /// A URL of this server.
-        func url(_ path: String) throws -> URL { try #require(URL(string: "http://127.0.0.1:\(port)\(path)")) }
-
-        /// Returns once a request for `path` has arrived.
-        func waitForArrival(of path: String) async {
-            await withCheckedContinuation { continuation in
-                let arrived = arrived.withLock { state in
-                    if state.paths.contains(path) { return true }
-                    state.waiting.append((path, continuation))
-                    return false
-                }
-                if arrived { continuation.resume() }
-            }
-        }
-
-        /// Reads the request head, up to its blank line (the requests here have no body).
-        private static func readHead(_ connection: Int32) -> String {
-            var head = [UInt8]()
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while !head.suffix(4).elementsEqual("\r\n\r\n".utf8) {
-                let count = recv(connection, &buffer, buffer.count, 0)
-                if count <= 0 { break }
-                head += buffer[..<count]
-            }
-            return String(decoding: head, as: UTF8.self)
-        }
-
-        /// A response with `status`, `headers` and `body`, closing the connection.
-        static func response(_ status: Int, headers: [String] = [], body: String = "") -> String {
-            let lines = headers + ["Content-Length: \(body.utf8.count)", "Connection: close"]
-            return "HTTP/1.1 \(status) Entry\r\n" + lines.map { $0 + "\r\n" }.joined() + "\r\n" + body
         }
     }
 #endif

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import TinyHTTPTransport
+import TinyKitTestServer
+
+#if canImport(Glibc)
+    import Glibc
+    private let socketType = Int32(SOCK_STREAM.rawValue)
+    private let noSignal = Int32(MSG_NOSIGNAL)
+#elseif canImport(Darwin)
+    import Darwin
+    private let socketType = SOCK_STREAM
+    private let noSignal: Int32 = 0
+#endif
+
+/// Review of the late fix to `RawSocketServer`'s chunked request body (e00e6b6, RawSocketServer.swift:184-196): each
+/// test fails on the code as it is, as a known issue. The chunked body's end is found by searching the bytes for
+/// `\r\n0\r\n\r\n` instead of reading chunk sizes. A fix: walk the chunks (hex size, `;` extensions, data, CRLF)
+/// and, after the `0` chunk, read trailer lines up to the empty one; search only the new bytes.
+@Suite(.timeLimit(.minutes(1))) struct LateFixReviewTests {
+    static let reply = Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
+    static let head = "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+    /// Sends `request` to a server scripted with ``reply`` and reads until it closes (at most `timeout` s between
+    /// reads), off the cooperative pool.
+    static func answer(to request: String, timeout: Int = 3) async throws -> (bytes: Data, error: Int32?) {
+        let server = try RawSocketServer.start([.send(reply)])
+        defer { server.stop() }
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: exchange(port: server.port, Data(request.utf8), timeout: timeout))
+            }
+        }
+    }
+
+    /// A chunk whose data starts with `0\r\n\r\n` (any upload may hold those bytes: here a CSV line `0` and an
+    /// empty line) puts `\r\n0\r\n\r\n` right after its size line. The server takes that for the last chunk, answers
+    /// and closes with the rest of the body unread: a TCP reset, the failure the fix was made to end.
+    @Test func aChunkWhoseDataLooksLikeTheLastChunkDoesNotEndTheBody() async throws {
+        let data = "0\r\n\r\n" + String(repeating: "a", count: 40_000)
+        let chunk = String(data.utf8.count, radix: 16) + "\r\n" + data + "\r\n0\r\n\r\n"
+        let answer = try await Self.answer(to: Self.head + chunk)
+        withKnownIssue("chunk data holding \\r\\n0\\r\\n\\r\\n ends the body early: the connection is reset") {
+            #expect(answer.error == nil, "errno \(answer.error ?? 0)")
+            #expect(answer.bytes == Self.reply)
+        }
+    }
+
+    /// A last chunk followed by a trailer field (RFC 9112 §7.1.2) never matches `\r\n0\r\n\r\n`: the server waits for
+    /// more body until the client gives up, and the scripted reply never comes.
+    @Test func aChunkedBodyWithATrailerEnds() async throws {
+        let chunk = "5\r\nhello\r\n0\r\nX-Checksum: abc\r\n\r\n"
+        let answer = try await Self.answer(to: Self.head + chunk)
+        withKnownIssue("a trailer after the last chunk is not read: the server waits for the client to give up") {
+            #expect(answer.bytes == Self.reply, "errno \(answer.error ?? 0)")
+        }
+    }
+
+    /// A last chunk with a chunk extension (`0;done`, RFC 9112 §7.1.1) is not recognised either: the same wait.
+    @Test func aLastChunkWithAnExtensionEndsTheBody() async throws {
+        let chunk = "5\r\nhello\r\n0;done\r\n\r\n"
+        let answer = try await Self.answer(to: Self.head + chunk)
+        withKnownIssue("a last chunk with an extension is not recognised: the server waits for the client") {
+            #expect(answer.bytes == Self.reply, "errno \(answer.error ?? 0)")
+        }
+    }
+
+    /// Every read appends to `body` and searches the whole of it again (`body.range(of:)`): a chunked upload of n
+    /// bytes costs O(n²/4096). 8 MB took about 7 s here (a linear read: well under 0.1 s), 32 MB 168 s, past
+    /// every suite's one-minute limit.
+    @Test func aLargeChunkedUploadIsReadInLinearTime() async throws {
+        let size = 8 << 20
+        let data = String(repeating: "a", count: size)
+        let request = Self.head + String(size, radix: 16) + "\r\n" + data + "\r\n0\r\n\r\n"
+        let start = ContinuousClock.now
+        let answer = try await Self.answer(to: request, timeout: 40)
+        let elapsed = ContinuousClock.now - start
+        #expect(answer.bytes == Self.reply, "errno \(answer.error ?? 0)")
+        withKnownIssue("the whole body is searched again after each 4 KB read", isIntermittent: true) {
+            #expect(elapsed < .seconds(2), "took \(elapsed)")
+        }
+    }
+}
+
+/// Sends `request` on a new connection to `127.0.0.1:port` and reads until the server closes it (at most `timeout`
+/// seconds between two reads): the bytes, and the `errno` of a failed send or read.
+private func exchange(port: UInt16, _ request: Data, timeout: Int) -> (bytes: Data, error: Int32?) {
+    let connection = socket(AF_INET, socketType, 0)
+    guard connection >= 0 else { return (Data(), errno) }
+    defer { close(connection) }
+    var limit = timeval(tv_sec: timeout, tv_usec: 0)
+    setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+    guard connected else { return (Data(), errno) }
+    let sendError = request.withUnsafeBytes { buffer -> Int32? in
+        guard let base = buffer.baseAddress else { return nil }
+        var offset = 0
+        while offset < buffer.count {
+            let written = send(connection, base + offset, buffer.count - offset, noSignal)
+            if written <= 0 { return errno }
+            offset += written
+        }
+        return nil
+    }
+    var received = Data()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = recv(connection, &buffer, buffer.count, 0)
+        if count == 0 { return (received, sendError) }
+        if count < 0 { return (received, errno) }
+        received.append(contentsOf: buffer[0..<count])
+    }
+}

@@ -6,8 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limited='@Suite\(.*\.timeLimit\('
-missing=$(git ls-files '*.swift' | grep -E '(^|/)Tests/' | while IFS= read -r file; do
-    code=$(grep -nHvE '^\s*//' "$file" || true)  # file:line:text of every line that is not a comment
+# NUL-separated and unquoted: a file name that is not ASCII is listed as it is.
+missing=$(git -c core.quotePath=off ls-files -z -- '*.swift' | while IFS= read -r -d '' file; do
+    [[ $file =~ (^|/)Tests/ ]] || continue
+    code=$(grep -nHvE '^\s*(//|/\*.*\*/\s*$)' "$file" || true)  # file:line:text of each line that is not a comment
     # (Here-strings, not `echo |`: `grep -q` leaves early, and under `pipefail` the `echo` it cut off fails.)
     grep -E '^[^:]+:[0-9]+:\s*(@\w+\s+)*@Suite\b' <<<"$code" | grep -vE "$limited" || true
     # A test at file scope needs its own limit; so does every test of a file without a limited suite.

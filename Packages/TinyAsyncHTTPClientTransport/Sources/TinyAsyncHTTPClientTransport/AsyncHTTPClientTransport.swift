@@ -299,10 +299,7 @@
             if !outgoing.headers.contains(name: "User-Agent") {
                 outgoing.headers.add(name: "User-Agent", value: "TinyKit AsyncHTTPClientTransport")
             }
-            // Like URLSession: a `GET` with a body is refused, a `HEAD`'s body is not sent (RFC 9110 §9.3.1-2).
-            if request.httpBody?.isEmpty == false, outgoing.method == .GET {
-                throw refuse("a GET request cannot have a body, as URLSession refuses it")
-            }
+            // Like URLSession: a `HEAD`'s body is not sent (RFC 9110 §9.3.2; a `GET`'s, `validate()` refuses).
             if let body = request.httpBody, outgoing.method != .HEAD {
                 // A ByteBuffer holds at most 4 GiB - 1 and traps beyond.
                 guard body.count <= UInt32.max else { throw refuse("the httpBody is larger than 4 GiB - 1 bytes") }

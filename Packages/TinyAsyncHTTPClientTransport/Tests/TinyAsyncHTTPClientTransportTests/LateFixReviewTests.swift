@@ -30,8 +30,6 @@ import TinyKitTestServer
             }
         }
         #expect(codes[.asyncHTTPClient] == .invalidRequest)
-        withKnownIssue("URLSessionTransport fails a GET with a body as .other (-1103), this one as .invalidRequest") {
-            #expect(codes[.urlSession] == codes[.asyncHTTPClient], "codes: \(codes)")
-        }
+        #expect(codes[.urlSession] == codes[.asyncHTTPClient], "codes: \(codes)")
     }
 }

@@ -174,7 +174,9 @@ extension JSONDecoder {
     ) throws(EndpointError) -> T {
         var isText = T.self == String.self || T.self == String?.self
         // A `String` from a response labelled JSON is a JSON string (its quotes and escapes decoded).
-        if isText, let type = response?.mimeType, !type.isEmpty, Self.isJSON(type) { isText = false }
+        if isText, let type = (response as? HTTPURLResponse)?.mimeType, !type.isEmpty, Self.isJSON(type) {
+            isText = false
+        }
         guard let data, !data.isEmpty else {
             if let empty = T.self as? any EmptyBodyDecodable.Type, let value = empty.init() as? T { return value }
             throw .noData(type: "\(T.self)", response: response as? HTTPURLResponse)

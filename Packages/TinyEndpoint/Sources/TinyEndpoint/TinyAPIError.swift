@@ -68,11 +68,7 @@ public struct TinyAPIError: Error, Sendable, Equatable, LocalizedError, CustomSt
             case .cancelled: .cancelled
             // The system's sentence, as tinyAPI's (a `URLError`'s), or the explanation of an error that has one (a
             // `MockError`), else what happened: the request stays in `description`.
-            default:
-                .networkError(
-                    (error.underlyingError as? URLError)?.userInfo[NSLocalizedDescriptionKey] as? String
-                        ?? (error.underlyingError as? any LocalizedError)?.errorDescription ?? error.message
-                        ?? "the request \(error.code)")
+            default: .networkError(userMessage(of: error))
             }
         case let error as EndpointError:
             switch error {
@@ -91,6 +87,18 @@ public struct TinyAPIError: Error, Sendable, Equatable, LocalizedError, CustomSt
         case _ where HTTPTransportError(mapping: error, request: nil).code == .cancelled: .cancelled
         default: .networkError(error.localizedDescription)
         }
+    }
+
+    /// A network failure's message for users: the system's sentence (a `URLError`'s, also as an `NSError`), or the
+    /// explanation of an error that has one (a `MockError`), else what happened. Never a nested `HTTPTransportError`'s
+    /// description, which names a URL and may hold a body (a token endpoint's).
+    private static func userMessage(of error: HTTPTransportError) -> String {
+        let underlying = error.underlyingError
+        let system = underlying.map { $0 as NSError }.flatMap {
+            $0.domain == NSURLErrorDomain ? $0.userInfo[NSLocalizedDescriptionKey] as? String : nil
+        }
+        let explained = underlying is HTTPTransportError ? nil : (underlying as? any LocalizedError)?.errorDescription
+        return system ?? explained ?? error.message ?? "the request \(error.code)"
     }
 
     /// A coder's error as `at a.b[2]: its message`.

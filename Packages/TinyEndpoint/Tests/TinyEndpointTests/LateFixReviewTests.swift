@@ -31,14 +31,12 @@ import Testing
         let thrown = await #expect(throws: HTTPTransportError.self) { try await transport.send(request) }
         let error = TinyAPIError(try #require(thrown))
 
-        withKnownIssue("a nested HTTPTransportError's developer description (URL, body) becomes the user message") {
-            guard case .networkError(let message) = error.kind else {
-                Issue.record("expected a networkError, got \(error.kind)")
-                return
-            }
-            #expect(!message.contains("rt_5ecret"), "message: \(message)")
-            #expect(!error.localizedDescription.contains("body:"), "\(error.localizedDescription)")
+        guard case .networkError(let message) = error.kind else {
+            Issue.record("expected a networkError, got \(error.kind)")
+            return
         }
+        #expect(!message.contains("rt_5ecret"), "message: \(message)")
+        #expect(!error.localizedDescription.contains("body:"), "\(error.localizedDescription)")
     }
 
     /// TinyAPIError.swift:71: the system's sentence is read only from a `URLError`. An `NSError` of
@@ -54,9 +52,7 @@ import Testing
             userInfo: [NSLocalizedDescriptionKey: sentence])
         let error = TinyAPIError(HTTPTransportError(mapping: underlying, request: request))
         #expect(error.description.contains("URLError -1001 (\(sentence))"))
-        withKnownIssue("an NSError of NSURLErrorDomain is not read as a URLError: its sentence is dropped") {
-            #expect(error.kind == .networkError(sentence))
-        }
+        #expect(error.kind == .networkError(sentence))
     }
 
     /// Endpoint+JSON.swift:177: a `String` result now asks `response?.mimeType` of any `URLResponse`, where it read
@@ -71,8 +67,6 @@ import Testing
         let response = URLResponse(
             url: url, mimeType: "application/json", expectedContentLength: 7, textEncodingName: nil)
         let result = endpoint.parse(Data(#"{"a":1}"#.utf8), response)
-        withKnownIssue("a non-HTTP response's mimeType now makes a String result a JSON string") {
-            #expect((try? result.get()) == #"{"a":1}"#, "\(result)")
-        }
+        #expect((try? result.get()) == #"{"a":1}"#, "\(result)")
     }
 }

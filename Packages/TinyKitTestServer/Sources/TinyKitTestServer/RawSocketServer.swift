@@ -139,7 +139,7 @@ public final class RawSocketServer: Sendable {
             }
             close(connection)
         }
-        guard readRequestHead(connection) else { return }
+        guard readRequest(connection) else { return }
         counters.update { $0.requests += 1 }
         for step in script {
             switch step {
@@ -165,39 +165,54 @@ public final class RawSocketServer: Sendable {
         }
     }
 
-    /// Reads until the blank line that ends the request head (at most 64 KB), then the body its `Content-Length`
-    /// announces (a socket closed with bytes unread is reset, not closed); `false` when the client left first.
-    private static func readRequestHead(_ connection: Int32) -> Bool {
-        var received = Data()
+    /// Reads the request: its head and the body its `Content-Length` or its chunks announce (a socket closed with
+    /// bytes unread is reset, not closed); `false` when the client left first or a line runs past 64 KB.
+    private static func readRequest(_ connection: Int32) -> Bool {
+        var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let end = Data("\r\n\r\n".utf8)
-        while received.count < 65_536 {
+        func fill() -> Bool {
             let count = recv(connection, &buffer, buffer.count, 0)
-            if count <= 0 { return false }
-            received.append(contentsOf: buffer[0..<count])
-            if let head = received.range(of: end) {
-                let fields = String(decoding: received[..<head.lowerBound], as: UTF8.self).lowercased()
-                    .split(separator: "\r\n")
-                let length =
-                    fields.first { $0.hasPrefix("content-length:") }
-                    .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
-                // A chunked body (an `httpBodyStream`'s) ends with its last chunk, trailers aside.
-                let chunked = fields.contains { $0.hasPrefix("transfer-encoding:") && $0.hasSuffix("chunked") }
-                var body = received[head.upperBound...]
-                func ended() -> Bool {
-                    guard chunked else { return body.count >= length }
-                    return body.starts(with: Data("0\r\n\r\n".utf8))
-                        || body.range(of: Data("\r\n0\r\n\r\n".utf8)) != nil
+            if count > 0 { pending += buffer[0..<count] }
+            return count > 0
+        }
+        func line() -> String? {  // the next line, lower-cased, without its CRLF
+            while true {
+                if let end = pending.firstRange(of: [13, 10]) {
+                    defer { pending.removeFirst(end.upperBound) }
+                    return String(decoding: pending[..<end.lowerBound], as: UTF8.self).lowercased()
                 }
-                while !ended() {
-                    let count = recv(connection, &buffer, buffer.count, 0)
-                    if count <= 0 { return false }
-                    body.append(contentsOf: buffer[0..<count])
-                }
-                return true
+                guard pending.count < 65_536, fill() else { return nil }
             }
         }
-        return true
+        func skip(_ count: Int) -> Bool {
+            while pending.count < count { guard fill() else { return false } }
+            pending.removeFirst(count)
+            return true
+        }
+        var fields: [String] = []
+        while let field = line() {
+            guard !field.isEmpty else { break }
+            fields.append(field)
+        }
+        if fields.contains(where: { $0.hasPrefix("transfer-encoding:") && $0.hasSuffix("chunked") }) {
+            // Chunks (an `httpBodyStream`'s): a hex size, maybe `;extensions`, the data and CRLF; trailers after the
+            // last, up to a blank line.
+            while let size = line().flatMap({
+                Int($0.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces), radix: 16)
+            }) {
+                if size > 0 {
+                    guard skip(size + 2) else { return false }
+                    continue
+                }
+                while let trailer = line(), !trailer.isEmpty {}
+                return true
+            }
+            return false
+        }
+        let length = fields.first { $0.hasPrefix("content-length:") }.flatMap {
+            Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces))
+        }
+        return skip(length ?? 0)
     }
 
     private static func write(_ data: Data, to connection: Int32) -> Bool {

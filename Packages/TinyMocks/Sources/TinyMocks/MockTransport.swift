@@ -57,7 +57,8 @@ public final class MockTransport: HTTPTransport, Sendable {
         var calls = 0
         /// The calls whose answers cancelled requests gave back, served again first.
         var returned: [Int] = []
-        /// The latest call whose answer was delivered: an earlier one a cancelled request gives back is dropped.
+        /// The calls being waited for, and the latest delivered: a call given back before them is spent.
+        var waiting: Set<Int> = []
         var delivered = -1
 
         /// The route as `"GET /users"` or `"GET /search?q=swift"`, a `%`, `&`, `=` or `#` in a name or value escaped.
@@ -190,21 +191,19 @@ public final class MockTransport: HTTPTransport, Sendable {
             do {
                 try await wait(route?.delay ?? delay, for: request)
             } catch let error as CancellationError {
-                // A request cancelled while it waits uses up no answer: the next request gets it, unless a later one
-                // was delivered already.
+                // A request cancelled while it waits uses up no answer: the next request gets it.
                 if let route {
                     state.withLock {
-                        if route.call > $0.routes[route.index].delivered {
-                            $0.routes[route.index].returned.append(route.call)
-                        }
+                        $0.routes[route.index].waiting.remove(route.call)
+                        $0.routes[route.index].returned.append(route.call)
                     }
                 }
                 throw error
             }
-            if let route {  // answers before it that cancelled requests gave back are spent: never served after it
+            if let route {
                 state.withLock {
+                    $0.routes[route.index].waiting.remove(route.call)
                     $0.routes[route.index].delivered = max($0.routes[route.index].delivered, route.call)
-                    $0.routes[route.index].returned.removeAll { $0 < route.call }
                 }
             }
             switch response {
@@ -257,9 +256,14 @@ public final class MockTransport: HTTPTransport, Sendable {
                     && route.query.allSatisfy { item in query.contains { $0 == item } }
             }.max { (state.routes[$0].query.count, $0) < (state.routes[$1].query.count, $1) }
             guard let best else { return nil }
+            // An answer given back is spent once a later one is waited for or delivered: served after it, the
+            // sequence would run backwards.
+            let (delivered, waiting) = (state.routes[best].delivered, state.routes[best].waiting)
+            state.routes[best].returned.removeAll { call in delivered > call || waiting.contains { $0 > call } }
             let route = state.routes[best]
             let call = route.returned.min() ?? route.calls
             state.routes[best].returned.removeAll { $0 == call }
+            state.routes[best].waiting.insert(call)
             if call == route.calls { state.routes[best].calls += 1 }
             return (best, call, route.responses[min(call, route.responses.count - 1)], route.delay)
         }
@@ -272,10 +276,9 @@ public final class MockTransport: HTTPTransport, Sendable {
     }
 
     /// Decoded text for a message: its `%` and the `characters` percent-encoded, so that it reads as no other text.
-    /// Text kept as written (`%E9`, not UTF-8) is shown as it is.
+    /// Text that does not decode (kept as written, `%E9`) keeps its `%`.
     static func shown(_ text: String, escaping characters: String) -> String {
-        guard text.removingPercentEncoding != nil else { return text }
-        return ("%" + characters).reduce(text) {
+        (text.removingPercentEncoding == nil ? characters : "%" + characters).reduce(text) {
             $0.replacingOccurrences(of: String($1), with: "%" + String(format: "%02X", $1.asciiValue ?? 0))
         }
     }

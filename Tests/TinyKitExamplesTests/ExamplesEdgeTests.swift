@@ -11,14 +11,14 @@ import TinyMocks
 @Suite(.timeLimit(.minutes(1))) struct ExamplesEdgeTests {
     // MARK: The command line
 
-    /// `--name=value` is accepted for every option (`split`), but the flags that take no value drop it unread:
-    /// `--mocks=false` runs on the mocks, `--serve=no` serves, `--help=no` prints the help.
+    /// `--name=value` is accepted for every option (`split`), but flags that take no value dropped it unread:
+    /// `--mocks=false` ran on the mocks, `--serve=no` served, `--help=no` printed the help.
     @Test(arguments: ["--mocks=false", "--mocks=", "--serve=no", "--help=no"])
     func aFlagThatTakesNoValueRefusesOne(argument: String) {
         #expect(throws: UsageError.self) { try ExamplesOptions.parse([argument]) }
     }
 
-    /// What the user sees: `--mocks=false` prints the mocks' table and exits 0.
+    /// What the user sees: a usage error, not the mocks' table and exit 0.
     @Test func mocksFalseDoesNotRunOnTheMocks() async {
         let output = await ExamplesProgram.run(arguments: ["--mocks=false"])
         let ranOnTheMocks = output.standardOutput.hasSuffix("succeeded against the example mocks (TinyMocks).")
@@ -42,8 +42,8 @@ import TinyMocks
     // MARK: The table
 
     /// Examples/README.md shows the beginning of the table "it prints": its rows, without the time column (which
-    /// varies), are lines of the program's output. The `did` column is far wider than the README's since the
-    /// TinyHTTP × StatefulEndpoint row names its relaunch, so none of the README's lines is printed as shown.
+    /// varies), are lines of the program's output. The `did` column was far wider than the README's once the
+    /// TinyHTTP × StatefulEndpoint row named its relaunch, so no README line was printed as shown.
     @Test func theReadmesTableIsWhatTheProgramPrints() async throws {
         let readme = try String(
             contentsOf: ReadmeLinksTests.examples.appendingPathComponent("README.md"), encoding: .utf8)
@@ -114,8 +114,8 @@ import TinyMocks
     // MARK: The demo server, as curl sees it
 
     /// `--serve` is for pointing an app or curl at the demo API. RFC 9110 §15.5.6: a 405 MUST carry `Allow`; and
-    /// §9.1: a server that answers GET answers HEAD (`curl -I`). The demo server refuses `HEAD /todos` with a 405
-    /// and sends no `Allow` with any 405.
+    /// §9.1: a server that answers GET answers HEAD (`curl -I`). The demo server refused `HEAD /todos` with a 405
+    /// and sent no `Allow` with any 405.
     @Test func aMethodNotAllowedNamesTheAllowedOnesAndHEADIsAnswered() async throws {
         let server = try await DemoServer.start()
         defer { Task { await server.stop() } }

@@ -112,8 +112,8 @@ import TinyKitTestServer
 
     /// A body on a `GET` or `HEAD` has no defined meaning (RFC 9110 §9.3.1–2: it "might lead some implementations to
     /// reject the request and close the connection because of its potential as a request smuggling attack").
-    /// URLSessionTransport never sends one: it fails the `GET` (URLError -1103, nothing sent) and sends the `HEAD`
-    /// without it. The transport, documented to behave like it, sent both with the body and its `Content-Length`.
+    /// URLSessionTransport never sends one: it fails the `GET` (nothing sent) and sends the `HEAD` without it. The
+    /// transport, documented to behave like it, sent both with the body and its `Content-Length`.
     @Test(arguments: TransportUnderTest.allCases, ["GET", "HEAD"])
     func aGetOrHeadBodyNeverReachesTheServer(_ kind: TransportUnderTest, method: String) async throws {
         let server = try await TestServer.start()

@@ -6,15 +6,12 @@ import TinyKitTestServer
 
 @testable import TinyAsyncHTTPClientTransport
 
-/// Review of the late AsyncHTTPClient fixes (bcc5e54): each test fails on the code as it is, as a known issue.
+/// Review of the late AsyncHTTPClient fixes (bcc5e54): each test failed before its fix.
 @Suite(.timeLimit(.minutes(1))) struct LateFixReviewTests {
-    /// AsyncHTTPClientTransport.swift:302-303 refuses a `GET` with a body as `.invalidRequest`, and the README
-    /// (line 76) and the commit say "as URLSession does". URLSessionTransport fails the same request with URLError
-    /// -1103 (`dataLengthExceedsMaximum`), which its mapping makes `.other` (not in the table): the two transports
-    /// behind one `HTTPTransport` seam now give one request two codes, so `catch … where error.code ==
-    /// .invalidRequest` works on one only. A fix: map -1103 on a `GET` with a body to `.invalidRequest` in
-    /// `HTTPTransportError(mapping:request:)` (or refuse it in `URLRequest.validate()`, for both), or refuse it here
-    /// as `.other` and say so.
+    /// AsyncHTTPClientTransport refused a `GET` with a body as `.invalidRequest`, "as URLSession does" (README), but
+    /// URLSessionTransport failed it with URLError -1103 (`dataLengthExceedsMaximum`), mapped to `.other`: the two
+    /// transports behind one `HTTPTransport` seam gave one request two codes, so `catch … where error.code ==
+    /// .invalidRequest` worked on one only. `URLRequest.validate()` now refuses it for both, as `.invalidRequest`.
     @Test func aGetWithABodyFailsWithTheSameCodeOnBothTransports() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

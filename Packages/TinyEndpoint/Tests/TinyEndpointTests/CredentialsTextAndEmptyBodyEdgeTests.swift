@@ -9,7 +9,7 @@ import TinyHTTPTransport
 @Suite(.timeLimit(.minutes(1))) struct CredentialsTextAndEmptyBodyEdgeTests {
     /// `EndpointError.invalidURL` shows the URL "as given, unless it holds a secret (a password or user-name token…)".
     /// A base URL without `//` (a forgotten or mistyped scheme, the very mistake this error reports) has no authority
-    /// to redact, so `user:password@host` is path text, and the message prints it whole, through `TinyAPIError` too.
+    /// to redact, so `user:password@host` was path text, printed whole, through `TinyAPIError` too; no longer.
     @Test(arguments: [
         "ada:s3cret@api.example.com/v1", "https:/ada:s3cret@api.example.com/v1", "https:ada:s3cret@api.example.com",
         "s3cret@api.github.com", "s3cret:x-oauth-basic@api.github.com",

@@ -19,10 +19,9 @@ import Testing
         var method: HTTPMethod { .get }
     }
 
-    /// Endpoint+JSON.swift:160-164 (`decodeResponse`): "Returns: […] for an empty body `nil` when `T` is optional, or
-    /// an ``EmptyResponse``" and "Throws: ``EndpointError/noData(type:response:)`` for an empty body"; EndpointError.swift
-    /// :17-18: "an empty body is a success only for `()`, optional results and ``EmptyResponse``". A `String`
-    /// result is an empty body's success too (`""`, as the README says), so none of them throws for it.
+    /// Endpoint+JSON.swift `decodeResponse` ("Returns: […] for an empty body `nil` when `T` is optional, or an
+    /// ``EmptyResponse``") and `EndpointError.noData` ("an empty body is a success only for `()`, optional results and
+    /// ``EmptyResponse``") left out `String`, whose empty body is a success too (`""`, as the README says).
     @Test func anEmptyBodyIsASuccessForVoidOptionalsEmptyResponseAndString() async throws {
         let url = try requireURL("https://api.example.com/token")
         let response = try makeResponse(200, for: URLRequest(url: url), headers: ["Content-Type": "application/json"])
@@ -32,9 +31,9 @@ import Testing
         #expect(try Endpoint<String>(json: .get, url: url).parse(Data(), response).get() == "")
     }
 
-    /// TinyAPIError.swift:32, `Kind.decodingError`: "The body could not be decoded; the message names the type and
-    /// the coding path". A response refused for its `Content-Type` (README.md:77-81, ComingFromTinyAPI.md:63-66) is
-    /// that kind too, and its message names neither: `expected a JSON response, got Content-Type "text/html"`.
+    /// TinyAPIError.swift `Kind.decodingError` said "the message names the type and the coding path". A response
+    /// refused for its `Content-Type` (README.md, ComingFromTinyAPI.md) is that kind too, and its message names
+    /// neither: `expected a JSON response, got Content-Type "text/html"`.
     @Test func aDecodingErrorMessageNamesTheTypeAndTheCodingPathOrTheContentType() async throws {
         let transport = StubTransport(body: "<html>Maintenance</html>", headers: ["Content-Type": "text/html"])
         let client = TinyAPIClient(transport: transport)

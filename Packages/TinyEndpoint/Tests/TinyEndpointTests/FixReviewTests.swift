@@ -4,15 +4,14 @@ import Testing
 
 @testable import TinyEndpoint
 
-/// Review of the day's TinyEndpoint fixes (f507aa5): each test fails on the code as it is, as a known issue.
+/// Review of the day's TinyEndpoint fixes (f507aa5): each test failed before its fix.
 @Suite(.timeLimit(.minutes(1))) struct FixReviewTests {
-    /// TinyAPIError.swift:69: a transport failure's `networkError` message became the underlying error's
+    /// TinyAPIError.swift: a transport failure's `networkError` message became the underlying error's
     /// `localizedDescription`, which only a `URLError` from URLSession words for people. Any other underlying error
-    /// reads as Foundation's "The operation could not be completed. (… error 1.)": every failure of
+    /// read as Foundation's "The operation could not be completed. (… error 1.)": every failure of
     /// `AsyncHTTPClientTransport` (a SwiftNIO or AsyncHTTPClient error underneath, its message such as "the reply is
-    /// not valid HTTP" dropped), and a credential provider's failure through `.authorization` ("the credential
-    /// provider failed" dropped). Before, the message was the `HTTPTransportError`'s description, which says what
-    /// happened.
+    /// not valid HTTP" dropped), and a credential provider's failure through `.authorization` ("the credential provider
+    /// failed" dropped). The message says what happened now.
     struct EngineError: Error, CustomStringConvertible {  // as SwiftNIO's and AsyncHTTPClient's errors are
         var description: String { "connection reset by peer" }
     }
@@ -41,10 +40,10 @@ import Testing
         }
     }
 
-    /// Packages/TinyEndpoint/README.md:70-73 still says a `String` result "is the body as text, in the charset the
-    /// response's `Content-Type` names", with no word of the change f507aa5 made (Endpoint+JSON.swift:174-182): from
-    /// a response labelled JSON it is now the decoded JSON string, so `"tok_123"` is `tok_123`, and a JSON object or
-    /// number read as a `String` (the raw body, as the README promises) now fails to decode.
+    /// Packages/TinyEndpoint/README.md said a `String` result "is the body as text, in the charset the response's
+    /// `Content-Type` names", with no word of the change f507aa5 made (Endpoint+JSON.swift): from a response labelled
+    /// JSON it is the decoded JSON string, so `"tok_123"` is `tok_123`, and a JSON object or number read as a
+    /// `String` (the raw body, as the README promised) fails to decode. The README says so now.
     @Test func theReadmeSaysWhatAStringResultIsFromAJSONResponse() async throws {
         let json = ["Content-Type": "application/json"]
         let token = try await StubTransport(body: #""tok_123""#, headers: json)

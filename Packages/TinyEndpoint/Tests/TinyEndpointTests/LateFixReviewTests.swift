@@ -4,7 +4,7 @@ import Testing
 
 @testable import TinyEndpoint
 
-/// Review of the late fixes (e00e6b6) in TinyEndpoint: each test fails on the code as it is, as a known issue.
+/// Review of the late fixes (e00e6b6) in TinyEndpoint: each test failed before its fix.
 @Suite(.timeLimit(.minutes(1))) struct LateFixReviewTests {
     /// A credential provider that refreshes through a transport of its own and rethrows what it throws: a token
     /// endpoint's `400`, with the body that says why.
@@ -14,13 +14,13 @@ import Testing
         func refreshCredential(rejected: String?) async throws -> String { throw failure }
     }
 
-    /// TinyAPIError.swift:71-73: the message of a `networkError` is the `errorDescription` of any `LocalizedError`
+    /// TinyAPIError.swift: the message of a `networkError` was the `errorDescription` of any `LocalizedError`
     /// underneath. An `HTTPTransportError` is one, and its `errorDescription` is its developer `description`: the
     /// method, URL, status and a preview of the response body. A credential provider that refreshes through its own
     /// transport (the common case) throws one; `.authorization` keeps it as the underlying error, so the token
-    /// endpoint's body (here a refresh token echoed back) reaches `localizedDescription`, which the app puts on
-    /// screen, where Docs/ComingFromTinyAPI.md:62 says "The response body is never in it" (a decoding error's
-    /// message leaves the body out for the same reason). "the credential provider failed" is dropped too.
+    /// endpoint's body (here a refresh token echoed back) reached `localizedDescription`, which the app puts on screen,
+    /// where Docs/ComingFromTinyAPI.md says "The response body is never in it". A nested `HTTPTransportError`'s
+    /// description is never the message now.
     @Test func aNetworkErrorMessageNeverCarriesANestedTransportErrorsBody() async throws {
         let token = URLRequest(url: try requireURL("https://auth.example.com/oauth/token"))
         let failure = HTTPTransportError(
@@ -39,11 +39,11 @@ import Testing
         #expect(!error.localizedDescription.contains("body:"), "\(error.localizedDescription)")
     }
 
-    /// TinyAPIError.swift:71: the system's sentence is read only from a `URLError`. An `NSError` of
+    /// TinyAPIError.swift: the system's sentence was read only from a `URLError`. An `NSError` of
     /// `NSURLErrorDomain` (the form `HTTPTransportError.urlErrorCode(of:)` and `summary(of:)` accept as a
     /// `URLError`, "the form FoundationNetworking reports on Linux") does not cast to `URLError` on Linux, so its
-    /// "The request timed out." is dropped for "the request timed out", though the `description` beside it quotes
-    /// the sentence. Docs/ComingFromTinyAPI.md:58 says the message is the system's sentence.
+    /// "The request timed out." was dropped for "the request timed out", though the `description` beside it quotes
+    /// the sentence. It is the message now, as Docs/ComingFromTinyAPI.md says.
     @Test func aNetworkErrorFromAnNSErrorOfTheURLDomainIsTheSystemsSentence() throws {
         let request = URLRequest(url: try requireURL("https://api.example.com/users"))
         let sentence = "The request timed out."
@@ -55,12 +55,11 @@ import Testing
         #expect(error.kind == .networkError(sentence))
     }
 
-    /// Endpoint+JSON.swift:177: a `String` result now asks `response?.mimeType` of any `URLResponse`, where it read
+    /// Endpoint+JSON.swift: a `String` result asked `response?.mimeType` of any `URLResponse`, where it had read
     /// the `Content-Type` of an `HTTPURLResponse` only. A response that is not HTTP (a `file:` URL's, or the
     /// `URLResponse` a test hands `endpoint.parse`, as TinyNetworking's tests do) has no `Content-Type` but may carry
-    /// a JSON `mimeType` (Apple platforms infer it from a `.json` file's extension): its body is no longer the text,
-    /// and `{"a":1}` read as a `String` fails. The commit said the change only saved a header lookup; the README
-    /// (and `decodeResponse`'s doc) tie the JSON reading to the `Content-Type`.
+    /// a JSON `mimeType` (Apple platforms infer it from a `.json` file's extension): its body was no longer the text,
+    /// and `{"a":1}` read as a `String` failed. Only an `HTTPURLResponse`'s `mimeType` counts now.
     @Test func aStringFromAResponseThatIsNotHTTPIsTheBodyAsText() throws {
         let url = URL(fileURLWithPath: "/fixtures/object.json")
         let endpoint = Endpoint<String>(json: .get, url: url)

@@ -57,8 +57,8 @@
 
         /// `withoutBodies` drops the body of the failure and of each `HTTPTransportError` nested in it, but an error
         /// of another type in between (a provider's own enum, TinyEndpoint's `TinyAPIError` from a `TinyAPIClient`
-        /// refresh, an `EndpointError.decodingFailed` of a token answer that did not decode) is printed with
-        /// `String(describing:)`, its body preview and all: the token endpoint's body (`refresh_token`) reaches the
+        /// refresh, an `EndpointError.decodingFailed` of a token answer that did not decode) was printed with
+        /// `String(describing:)`, body preview and all: the token endpoint's body (`refresh_token`) reached the
         /// `warning` line, though bodies are promised to `trace` lines only.
         @Test(arguments: 0..<3)
         func aBodyInsideAnErrorOfAnotherTypeStaysOffTheWarningLine(wrapper: Int) async throws {
@@ -90,9 +90,9 @@
         }
 
         /// A provider decoding its token answer itself: an unknown `token_type` is a `DecodingError` whose text
-        /// quotes the server's value, line breaks and all. The failure line prints it as it is, so the server writes
-        /// a line of its own into the log (the body preview escapes `\n` so that "a body cannot break or forge a log
-        /// line"; the error text around it is not escaped).
+        /// quotes the server's value, line breaks and all. The failure line printed it raw, so the server wrote
+        /// a line of its own into the log (the body preview escaped `\n` so that "a body cannot break or forge a log
+        /// line"; the error text around it was not escaped).
         @Test func aFailureLineStaysOneLineWhenTheUnderlyingErrorQuotesTheServer() async throws {
             enum TokenType: String, Decodable { case bearer }
             struct Token: Decodable { let tokenType: TokenType }
@@ -110,8 +110,8 @@
         }
 
         /// Above the retry middleware, a status that persisted comes back as a failure carrying the last response
-        /// and body. At `trace` level the request gets its trace line but that response gets none: its headers and
-        /// body are on no line at all (the failure line drops the body, "Bodies stay on trace lines"), though the
+        /// and body. At `trace` level the request got its trace line but that response got none: its headers and
+        /// body were on no line at all (the failure line drops the body, "Bodies stay on trace lines"), though the
         /// docs promise "one more line per request and per response" at `trace`.
         @Test func aFailureCarryingAResponseHasItsHeadersAndBodyOnATraceLine() async throws {
             let (logger, handler) = memoryLogger(level: .trace)
@@ -136,9 +136,9 @@
             #expect(entries.contains { $0.level == .trace && $0.metadata["body"] == #"{"error":"busy"}"# })
         }
 
-        /// `Refresh`'s URL is redacted only when `url=` starts a space-separated word (`0; url=…`). Written without
-        /// the space (`0;url=…`, as PHP's `header("Refresh: 0;url=…")` and many servers send it), after a comma, or
-        /// quoted (the HTML refresh syntax allows `'…'` and `"…"`), the word is no URL and its token is printed.
+        /// `Refresh`'s URL was redacted only when `url=` started a space-separated word (`0; url=…`). Written
+        /// without the space (`0;url=…`, as PHP's `header("Refresh: 0;url=…")` and many servers send it), after a
+        /// comma, or quoted (the HTML refresh syntax allows `'…'` and `"…"`), its token was printed.
         @Test(arguments: [
             "0;url=https://api.example.com/items?page=2&access_token=t0kenSECRET",
             "0;URL=https://api.example.com/items?access_token=t0kenSECRET",
@@ -159,9 +159,9 @@
             #expect(lines.allSatisfy { !$0.contains("t0kenSECRET") }, "\(lines)")
         }
 
-        /// A header value without a secret is logged as it came: `details` rewrites each word that parses as a URL
+        /// A header value without a secret is logged as it came: `details` rewrote each word that parsed as a URL
         /// with a query or fragment (a `#` or `?` in it) through `redacted(url:)`, which percent-encodes it and drops
-        /// the fragment: `#fff` is logged empty, `"v1#2"` as `%22v1`, `Stale?"` as `Stale?%22`.
+        /// the fragment: `#fff` was logged empty, `"v1#2"` as `%22v1`, `Stale?"` as `Stale?%22`.
         @Test func headerValuesWithoutSecretsAreLoggedAsTheyCame() async throws {
             let headers = [
                 "X-Color": "#fff", "ETag": #""v1#2""#, "Warning": #"110 - "Response is Stale?""#,

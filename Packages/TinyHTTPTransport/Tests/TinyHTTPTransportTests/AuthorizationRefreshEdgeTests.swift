@@ -46,8 +46,8 @@ private actor CountingTokens: CredentialProvider {
     /// while it runs. Per ``HTTPMiddleware/authorization(_:header:)`` ("the requests refused at the same time share
     /// one call of `refreshCredential(rejected:)`") and `CredentialProvider` ("calls it once for all the requests
     /// refused at the same time"), the provider is asked once. It hands back the credential it was asked to refresh;
-    /// each of the four, having joined a refresh that returns the very credential it was refused, loops and starts a
-    /// refresh of its own, one after another: five calls for one refusal.
+    /// each of the four, having joined a refresh that returned the credential it was refused, looped and started
+    /// a refresh of its own, one after another: five calls for one refusal.
     @Test func requestsRefusedTogetherShareTheRefreshEvenWhenItHandsBackTheSameCredential() async throws {
         let waypoints = Holds()
         let tokens = StillValidTokens(waypoints: waypoints)

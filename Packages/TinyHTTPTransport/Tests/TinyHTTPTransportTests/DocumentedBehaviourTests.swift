@@ -15,10 +15,10 @@ import Testing
         func refreshCredential(rejected: String?) async throws -> String { throw SignInRequired() }
     }
 
-    /// HTTPTransportError.swift:141-143 (`description`): "One line saying what happened […] and the underlying
-    /// error". The body preview and the request summary are escaped onto one line since 329ba7b, but the underlying
-    /// error is printed with `String(describing:)` as it is (`summary(of:redacting:)`, HTTPTransportError.swift
-    /// :168-175): a provider's error whose text holds a line break breaks the line a log gets.
+    /// HTTPTransportError.swift `description`: "One line saying what happened […] and the underlying error". The
+    /// body preview and the request summary were escaped onto one line since 329ba7b, but the underlying error was
+    /// printed as it was (`summary(of:redacting:)`): a provider's error whose text held a line break broke the line a
+    /// log gets. Its text is escaped onto the line now.
     @Test func theDescriptionIsOneLineWhateverTheUnderlyingError() async throws {
         let request = URLRequest(url: try #require(URL(string: "https://api.example.com/me")))
         let transport = ClosureTransport { try reply($0, 200) }.with(.authorization(SignedOutProvider()))
@@ -28,9 +28,9 @@ import Testing
         #expect(error.description.contains(#"sign-in required\nX-Forged: 1"#))
     }
 
-    /// HTTPTransportError.swift:141-143: the description says "the category, the request's method and URL, the
-    /// status, the attempts, the detail, a preview of the body and the underlying error"; the code prints the
-    /// attempts before the status (`description(redacting:)`, HTTPTransportError.swift:156-157).
+    /// HTTPTransportError.swift `description` said "the category, the request's method and URL, the status, the
+    /// attempts, the detail, a preview of the body and the underlying error"; `description(redacting:)` prints the
+    /// attempts before the status, and the doc lists them in that order now.
     @Test func theDescriptionNamesTheAttemptsThenTheStatusAsDocumented() throws {
         let request = URLRequest(url: try #require(URL(string: "https://api.example.com/me")))
         let (_, response) = try reply(request, 503)

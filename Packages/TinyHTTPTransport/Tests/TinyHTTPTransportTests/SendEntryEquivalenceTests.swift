@@ -200,7 +200,7 @@ import Testing
 
         /// "On Linux a `timeoutInterval` (and a configuration's `timeoutIntervalForRequest`) with a fraction of a second
         /// is rounded up to whole seconds … the same on every entry". The configuration of a session with a delegate of
-        /// its own is not: libcurl truncates its 0.5 s to 0 and times the request out at once, where the same
+        /// its own was not: libcurl truncated its 0.5 s to 0, timing the request out at once, where the same
         /// configuration on a session without a delegate (its twin) waits the second. A server answering after 0.2 s.
         @Test func aSubSecondConfigurationTimeoutIsRoundedUpOnEverySession() async throws {
             let server = try ScriptedHTTPServer { _ in

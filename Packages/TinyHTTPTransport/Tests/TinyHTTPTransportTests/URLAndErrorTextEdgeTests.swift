@@ -52,12 +52,11 @@ import Testing
         /// HTTPTransportError.swift `init(mapping:request:)` with SessionDelegate.swift `willPerformHTTPRedirection`:
         /// a `302` to a URL no HTTP client loads (an OAuth app callback `myapp://…`, `gopher:`, `mailto:`, `data:`,
         /// an `https:///` without host) was followed on Linux, and the failure of the redirected load was taken for the
-        /// original request's. A scheme libcurl lacks (`gopher`) fails as URLError `unsupportedURL`, mapped for an
-        /// `http(s)` request to "the reply is not HTTP", though the reply was a proper `302`; the others fail as
+        /// original request's. A scheme libcurl lacks (`gopher`) failed as URLError `unsupportedURL`, mapped for an
+        /// `http(s)` request to "the reply is not HTTP", though the reply was a proper `302`; the others failed as
         /// `badURL` ("HTTP URL must have a host"), mapped to `invalidRequest`, "the request cannot be sent as it
         /// is", though the request was fine and sent. The AsyncHTTPClient transport does not follow such a
-        /// `Location`: it returns the `302`, as TinyKit's session now does, and as it returns a redirect it refuses to follow (another
-        /// origin with a configured token).
+        /// `Location`: it returns the `302`, as TinyKit's session now does.
         @Test(arguments: [
             "myapp://callback?code=s3cret", "gopher://127.0.0.1:1/x", "mailto:ada@example.com", "data:,hello",
             "https:///landing",
@@ -92,8 +91,8 @@ import Testing
 
     /// HTTPTransportError.swift `description(redacting:)` promises "one line saying what happened", and the logging
     /// middleware's trace lines and `localizedDescription` are built from it, but the body preview was the body's text
-    /// as it was: a pretty-printed JSON error body (common) makes the description several lines, and a body with
-    /// `\r\n` lets the server write a line of its own into a log that prints the error.
+    /// as it was: a pretty-printed JSON error body (common) made the description several lines, and a body with
+    /// `\r\n` let the server write a line of its own into a log that printed the error.
     @Test func aDescriptionWithABodyOfSeveralLinesIsOneLine() throws {
         let request = URLRequest(method: .get, url: try url("https://api.example.com/items/7"))
         let response = try #require(

@@ -13,7 +13,7 @@ import TinyKitTestServer
 #endif
 
 /// Review of the day's test-infrastructure fixes (55d0914): `scripts/check-time-limits.sh` and `RawSocketServer`'s
-/// request body. Each test fails on the code as it is, as a known issue.
+/// request body. Each test failed before its fix.
 @Suite(.timeLimit(.minutes(2))) struct FixReviewTests {
     /// The repository's root, from this file's path.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -52,10 +52,9 @@ import TinyKitTestServer
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
-    /// check-time-limits.sh:13-15. A file holding a `@Suite` with a time limit is no longer checked for other
-    /// `@Test`s: a free-standing `@Test` beside the suite (which does not inherit its limit) passes the check, where
-    /// the script before 55d0914 listed it (`^@Test` without `timeLimit`). Its header says a free-standing test
-    /// names the limit itself.
+    /// check-time-limits.sh: a file holding a `@Suite` with a time limit was no longer checked for other `@Test`s:
+    /// a free-standing `@Test` beside the suite (which does not inherit its limit) passed the check, where the script
+    /// before 55d0914 listed it (`^@Test` without `timeLimit`). It lists it again, as its header says.
     @Test func aFreeStandingTestBesideALimitedSuiteStillNeedsItsOwnLimit() throws {
         let file = """
             import Testing
@@ -72,11 +71,11 @@ import TinyKitTestServer
         #expect(output.contains("freeStanding"), "output: \(output)")
     }
 
-    /// check-time-limits.sh:13. Under `set -o pipefail`, `echo "$code" | grep -qE …` fails when `grep -q` exits at
-    /// its first match before `echo` wrote the whole file (SIGPIPE, status 141): the file then counts as having no
-    /// limited suite and each of its tests is listed. It happens at random for any file (12 of 30 runs on the
-    /// repository itself failed, each naming another file) and at once for a long one, as here. A here-string
-    /// (`grep -qE "$limited" <<<"$code"`) has no such race.
+    /// check-time-limits.sh: under `set -o pipefail`, `echo "$code" | grep -qE …` failed when `grep -q` exited at its
+    /// first match before `echo` wrote the whole file (SIGPIPE, status 141): the file then counted as having no limited
+    /// suite, each of its tests listed. It happened at random for any file (12 of 30 runs on the repository failed,
+    /// each naming another file) and at once for a long one, as here. A here-string
+    /// (`grep -qE "$limited" <<<"$code"`), used now, has no such race.
     @Test func aLimitedSuiteAtTheTopOfALongFilePassesTheCheck() throws {
         let tests = (1...2_000).map { "    @Test func test\($0)() { _ = \"\(String(repeating: "x", count: 60))\" }" }
         let file = (["import Testing", "", "@Suite(.timeLimit(.minutes(1))) struct Long {"] + tests + ["}", ""])
@@ -85,9 +84,9 @@ import TinyKitTestServer
         #expect(status == 0, "output: \(output.prefix(300))")
     }
 
-    /// RawSocketServer.swift:178-190 (55d0914) drains a body its `Content-Length` announces, but not a chunked one
-    /// (`Transfer-Encoding: chunked`, what URLSession sends for an `httpBodyStream`): the socket is still closed with
-    /// the body unread, so the client gets a TCP reset instead of the scripted reply, the bug the commit fixed.
+    /// RawSocketServer.swift (55d0914) drained a body its `Content-Length` announces, but not a chunked one
+    /// (`Transfer-Encoding: chunked`, what URLSession sends for an `httpBodyStream`): the socket was still closed with
+    /// the body unread, so the client got a TCP reset instead of the scripted reply. It reads chunked bodies now.
     @Test func aRawServerClosesNormallyAfterAChunkedRequestBody() async throws {
         let reply = Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
         let server = try RawSocketServer.start([.send(reply)])

@@ -6,7 +6,7 @@ import TinyEndpoint
 @testable import TinyMocks
 
 /// Review of the day's mocks fixes (34a4e11) and of the `TinyAPIError` message change (f507aa5) as a mock shows it:
-/// each test fails on the code as it is, as a known issue.
+/// each test failed before its fix.
 @Suite(.timeLimit(.minutes(1))) struct FixReviewTests {
     /// A clock whose sleeps wait until they are released by number (the first sleep is 1), or their task is
     /// cancelled; a sleep past `releasedFrom` returns at once.
@@ -40,11 +40,11 @@ import TinyEndpoint
         }
     }
 
-    /// MockTransport.swift:197-203 (`send`) and :258 (`nextRouteAnswer`). 34a4e11 drops an answer a cancelled request
-    /// gives back only when a later answer of its route was delivered *before* the give-back. Given back while the
-    /// later answer still waits out its delay, it is taken by the next request after that later answer was
-    /// delivered: `.status(503), .status(200)` answers 200 and then 503 again, the sequence running backwards, which
-    /// is the bug the commit says it fixed (the README: a route "gives them in order and then repeats the last").
+    /// MockTransport.swift `send` and `nextRouteAnswer`. 34a4e11 dropped an answer a cancelled request gave back
+    /// only when a later answer of its route was delivered *before* the give-back. Given back while the later answer
+    /// still waited out its delay, it was taken by the next request after that later answer was delivered:
+    /// `.status(503), .status(200)` answered 200 and then 503 again, the sequence running backwards, the bug the
+    /// commit said it fixed (the README: a route "gives them in order and then repeats the last").
     @Test func anAnswerGivenBackBeforeALaterOneIsDeliveredDoesNotComeAfterIt() async throws {
         let clock = GateClock(releasedFrom: 3)
         let mock = MockTransport(clock: clock)
@@ -68,11 +68,10 @@ import TinyEndpoint
         #expect(next == 200)
     }
 
-    /// MockTransport.swift:62-72 (`Route.label`). 34a4e11 escapes `&`, `=` and `#` in a route's query values but
-    /// not `%`, so the route for the literal value `a%26b` and the one for `a&b` are both listed as `q=a%26b`. The
-    /// request `?q=a%26b` (the value `a&b`) does not match the `a%26b` route, and its `noMock` lists that route as
-    /// `GET /search?q=a%26b`: the request's own URL, the confusion the fix was made to end, now for a query value
-    /// (only the path's `%` is a known issue in RouteOrderAndLabelEdgeTests).
+    /// MockTransport.swift `Route.label`. 34a4e11 escaped `&`, `=` and `#` in a route's query values but not `%`, so
+    /// the route for the literal value `a%26b` and the one for `a&b` were both listed as `q=a%26b`. The request
+    /// `?q=a%26b` (the value `a&b`) does not match the `a%26b` route, and its `noMock` listed that route as
+    /// `GET /search?q=a%26b`: the request's own URL, the confusion the fix was made to end, for a query value.
     @Test func theNoMockMessageTellsALiteralPercentInARouteQueryValueFromAnEscape() async throws {
         let mock = MockTransport()
         mock.register(.get, "/search", query: ["q": "a%26b"], .text("found"))
@@ -89,10 +88,10 @@ import TinyEndpoint
         #expect(routes != ["GET /search?q=a%26b"])
     }
 
-    /// TinyAPIError.swift:69 (f507aa5): a transport failure's `networkError` message is now the underlying error's
+    /// TinyAPIError.swift (f507aa5): a transport failure's `networkError` message became the underlying error's
     /// `localizedDescription`. The `URLError` a mock throws for a delay past the request's timeout (and the README's
-    /// `.failure(URLError(.notConnectedToInternet))`) carries no description on Linux, so the message a screen shows
-    /// is Foundation's "The operation could not be completed. (NSURLErrorDomain error -1001.)", where it said
+    /// `.failure(URLError(.notConnectedToInternet))`) carries no description on Linux, so the message a screen showed
+    /// was Foundation's "The operation could not be completed. (NSURLErrorDomain error -1001.)", where it said
     /// "timed out" before (and the live URLSession's error carries "The request timed out.").
     @Test func aMockTimeoutReadsAsATimeoutInATinyAPIErrorMessage() async throws {
         let mock = MockTransport(clock: GateClock(releasedFrom: 1))

@@ -5,7 +5,7 @@ import TinyEndpoint
 
 @testable import TinyMocks
 
-/// Review of the late mocks fixes (e00e6b6): each test fails on the code as it is, as a known issue.
+/// Review of the late mocks fixes (e00e6b6): each test failed before its fix.
 @Suite(.timeLimit(.minutes(1))) struct LateFixReviewTests {
     /// A clock whose sleeps wait until they are released by number (the first sleep is 1), or their task is
     /// cancelled; a sleep past `releasedFrom` returns at once.
@@ -39,13 +39,12 @@ import TinyEndpoint
         }
     }
 
-    /// MockTransport.swift:204-208 (`send`) and :251-253 (`nextRouteAnswer`). e00e6b6 drops the answers given back
-    /// before a later one only when that later one is *delivered*. An answer given back while the later one still
-    /// waits is taken at once by the next request, which then waits its own delay and is delivered after the later
-    /// answer: `.status(503), .status(200)` answers 200, then 503. The sequence runs backwards, which the commit
-    /// says can no longer happen ("an answer given back before a later one was delivered is never served after it").
-    /// A fix: give an answer back only when no later call of its route is in flight (else drop it), or, when a
-    /// request takes a given-back call while a later one is in flight, serve it the latest answer instead.
+    /// MockTransport.swift `send` and `nextRouteAnswer`. e00e6b6 dropped the answers given back before a later one
+    /// only when that later one was *delivered*. An answer given back while the later one still waited was taken at
+    /// once by the next request, which then waited its own delay and was delivered after the later answer:
+    /// `.status(503), .status(200)` answered 200, then 503. The sequence ran backwards, which the commit said could
+    /// no longer happen ("an answer given back before a later one was delivered is never served after it"). An
+    /// answer given back is now spent once a later answer of its route is waited for or delivered.
     @Test func anAnswerGivenBackAndTakenAgainIsNotDeliveredAfterALaterOne() async throws {
         let clock = GateClock(releasedFrom: 4)
         let mock = MockTransport(clock: clock)
@@ -59,24 +58,23 @@ import TinyEndpoint
         #expect(await started.next() == 2)
         first.cancel()  // gives the 503 back while the 200 still waits
         _ = await first.result
-        let third = Task { try await mock.send(request).1.statusCode }  // takes the 503 given back
+        let third = Task { try await mock.send(request).1.statusCode }  // takes the 200
         #expect(await started.next() == 3)
         clock.release(2)
         let delivered = try await second.value  // the 200 is delivered…
         clock.release(3)
-        let after = try await third.value  // …and the third request, answered after it, gets the 503
+        let after = try await third.value  // …and the third request, answered after it, gets the 200
 
         #expect(delivered == 200)
         #expect(after == 200)
     }
 
-    /// MockTransport.swift:277-281 (`shown(_:escaping:)`). Text that does not percent-decode is taken for text kept
-    /// as written (`%E9`) and shown with *nothing* escaped, its `&`, `=`, `#` included. But a decoded value with a
-    /// literal `%` not followed by two hex digits (`100%`) does not decode either, so its `&` and `=` are no longer
-    /// escaped (they were before e00e6b6): the route for the one value `100%&x=1` is listed exactly as the route for
-    /// the two items `q=100%` and `x=1`, the confusion the escaping exists to prevent. A fix: escape `characters`
-    /// always (a value kept as written came from a query split at `&`, so escaping them shows it as it was), and
-    /// skip only the `%` for text kept as written.
+    /// MockTransport.swift `shown(_:escaping:)`. Text that does not percent-decode was taken for text kept as
+    /// written (`%E9`) and shown with *nothing* escaped, its `&`, `=`, `#` included. But a decoded value with a
+    /// literal `%` not followed by two hex digits (`100%`) does not decode either, so its `&` and `=` were no longer
+    /// escaped (they were before e00e6b6): the route for the one value `100%&x=1` was listed exactly as the route for
+    /// the two items `q=100%` and `x=1`, the confusion the escaping exists to prevent. Such text now has its
+    /// `characters` escaped and keeps only its `%`.
     @Test func aRouteQueryValueWithALiteralPercentReadsAsNoOtherRoute() {
         let mock = MockTransport()
         mock.register(.get, "/search", query: ["q": "100%&x=1"], .text("one item"))
@@ -85,10 +83,9 @@ import TinyEndpoint
         #expect(routes[0] != routes[1], "routes: \(routes)")
     }
 
-    /// MockTransport.swift:270-272 (`path(of:)`) through the same guard: the segment `100%/x` (registered as
-    /// `100%25%2Fx`) does not decode, so its `/` is no longer written `%2F` (it was before e00e6b6): the route reads
-    /// as the two segments `100%` and `x`, exactly as the route `/files/100%25/x` does, in `routes` and in a
-    /// `noMock` message.
+    /// MockTransport.swift `path(of:)` through the same guard: the segment `100%/x` (registered as `100%25%2Fx`)
+    /// does not decode, so its `/` was no longer written `%2F` (it was before e00e6b6): the route read as the two
+    /// segments `100%` and `x`, exactly as the route `/files/100%25/x` does, in `routes` and in a `noMock` message.
     @Test func aRoutePathSegmentWithALiteralPercentAndSlashReadsAsNoOtherRoute() {
         let mock = MockTransport()
         mock.register(.get, "/files/100%25%2Fx", .text("one segment"))

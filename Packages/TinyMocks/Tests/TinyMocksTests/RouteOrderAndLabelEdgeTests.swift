@@ -4,15 +4,15 @@ import Testing
 
 @testable import TinyMocks
 
-/// Second pass of the mocks hunt: the order in which a route's answers are given (cancelled and concurrent
-/// requests), how `noMock` lists routes, and where `MockError(_:)` finds the error. Fixed bugs, each test failed before its fix; one known issue left.
+/// Second pass of the mocks hunt: the order in which a route's answers are given (cancelled and concurrent requests),
+/// how `noMock` lists routes, and where `MockError(_:)` finds the error. Each test failed before its fix.
 @Suite(.timeLimit(.minutes(1))) struct RouteOrderAndLabelEdgeTests {
     func text(_ body: Data) -> String { String(decoding: body, as: UTF8.self) }
 
-    /// MockTransport.swift `send(_:)` (line 187) and `nextRouteAnswer` (line 239): a request cancelled during its
-    /// delay gave its answer back, and the next request took the smallest answer given back, even when a later
-    /// answer of the route had been delivered meanwhile. `.status(503), .status(200)` then answered 200 and then 503:
-    /// the sequence ran backwards, where the README says a route "gives them in order and then repeats the last".
+    /// MockTransport.swift `send(_:)` and `nextRouteAnswer`: a request cancelled during its delay gave its answer back,
+    /// and the next request took the smallest answer given back, even when a later answer of the route had been
+    /// delivered meanwhile. `.status(503), .status(200)` then answered 200 and then 503: the sequence ran backwards,
+    /// where the README says a route "gives them in order and then repeats the last".
     @Test func aCancelledRequestBringsNoEarlierAnswerBackAfterALaterOneWasGiven() async throws {
         let clock = BlockingClock(blocking: 1)
         let mock = MockTransport(clock: clock)
@@ -33,10 +33,9 @@ import Testing
 
     /// MockTransport.swift `send(_:)`: a request was recorded under the lock and took its route's answer
     /// under another acquisition, after validating the request and parsing its URL. A request recorded
-    /// first could take its answer last: here the first recorded gets "second" and the one recorded after it "first",
+    /// first could take its answer last: here the first recorded got "second" and the one recorded after it "first",
     /// though `requests` is "in arrival order" and answers are taken "in the order requests arrive". Many headers
-    /// only widen the window that concurrent sends hit anyway (3 pairs in 2,000 without them, on two cores); the
-    /// known issue is intermittent because it needs a second thread to show.
+    /// only widen the window that concurrent sends hit anyway (3 pairs in 2,000 without them, on two cores).
     @Test func aRouteGivesItsAnswersInTheOrderRequestsAreRecorded() async throws {
         let mock = MockTransport()
         mock.register(.get, "/next", .text("first"), .text("second"))
@@ -53,9 +52,9 @@ import Testing
         #expect(text(laterBody) == "second")
     }
 
-    /// MockTransport.swift `path(of:)` (line 247): a decoded segment's `/`, `?` and `#` are escaped, but not `%`. A
-    /// route on `/files/a%252Fb` (the segment `a%2Fb`) is listed as `GET /files/a%2Fb` in the `noMock` of the request
-    /// `GET /files/a%2Fb` (the segment `a/b`), which is shown the same: the message names the request itself as a
+    /// MockTransport.swift `path(of:)`: a decoded segment's `/`, `?` and `#` were escaped, but not `%`. A route on
+    /// `/files/a%252Fb` (the segment `a%2Fb`) was listed as `GET /files/a%2Fb` in the `noMock` of the request
+    /// `GET /files/a%2Fb` (the segment `a/b`), which is shown the same: the message named the request itself as a
     /// registered route it did not match (as `%2F` and `%3F` did before their fixes).
     @Test func theNoMockMessageTellsAnEncodedPercentSignFromAnEscape() async throws {
         let mock = MockTransport()
@@ -71,9 +70,9 @@ import Testing
         #expect(routes != ["GET \(path)"])
     }
 
-    /// MockTransport.swift `Route.label` (line 63): query names and values were joined as they are, decoded. A route
-    /// for the value `a&b` (`query: ["q": "a&b"]`) was listed as `GET /search?q=a&b`, exactly the request
-    /// `GET /search?q=a&b` (`q=a` and a bare `b`) it did not match, whose URL the error shows beside it.
+    /// MockTransport.swift `Route.label`: query names and values were joined as they are, decoded. A route for the
+    /// value `a&b` (`query: ["q": "a&b"]`) was listed as `GET /search?q=a&b`, exactly the request `GET /search?q=a&b`
+    /// (`q=a` and a bare `b`) it did not match, whose URL the error shows beside it.
     @Test func theNoMockMessageTellsAnAmpersandInARouteQueryValueFromASeparator() async throws {
         let mock = MockTransport()
         mock.register(.get, "/search", query: ["q": "a&b"], .text("found"))
@@ -89,10 +88,10 @@ import Testing
         #expect(routes != ["GET /search?q=a&b"])
     }
 
-    /// MockError.swift `init?(_:)` (line 53): only an `HTTPTransportError`'s or a `TinyAPIError`'s `underlyingError`
-    /// was looked into, where the README says `MockError(error)` "digs it out of any wrapping". An error wrapped the
-    /// Foundation way (`NSUnderlyingErrorKey`) hid it. TinyRequestState's `RequestError` (a `StatefulEndpoint`
-    /// failure) still does, which TinyMocks cannot name: the README says to pass its `underlyingError`.
+    /// MockError.swift `init?(_:)`: only an `HTTPTransportError`'s or a `TinyAPIError`'s `underlyingError` was looked
+    /// into, where the README says `MockError(error)` "digs it out of any wrapping". An error wrapped the Foundation
+    /// way (`NSUnderlyingErrorKey`) hid it. TinyRequestState's `RequestError` (a `StatefulEndpoint` failure) still
+    /// does, which TinyMocks cannot name: the README says to pass its `underlyingError`.
     @Test func mockErrorFindsItsErrorUnderAFoundationUnderlyingError() async throws {
         let mock = MockTransport()
         let error = try #require(await transportError(mock, request(.get, "https://h/missing")))

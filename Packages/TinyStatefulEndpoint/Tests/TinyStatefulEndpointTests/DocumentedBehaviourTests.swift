@@ -10,9 +10,9 @@ import TinyRequestState
 /// Claims of the README, the DocC catalog and the doc comments checked against the code, each as its reader would
 /// rely on it. Each claim found false was corrected in the docs (or the code), and the test asserts what both say now.
 @Suite(.timeLimit(.minutes(1))) struct DocumentedBehaviourTests {
-    /// StatefulEndpoint.swift:98-100, `init`'s `maximumAge:`: "`nil`, the default, keeps a value until ``load()`` or
-    /// ``clear()``". The property's own doc (StatefulEndpoint.swift:43-44) and the README say that without it the
-    /// response's `Cache-Control` decides, as the code does: a `max-age=60` value is loaded again after 61 s.
+    /// StatefulEndpoint.swift, `init`'s `maximumAge:` said "`nil`, the default, keeps a value until ``load()`` or
+    /// ``clear()``". The property's own doc and the README say that without it the response's `Cache-Control`
+    /// decides, as the code does: a `max-age=60` value is loaded again after 61 s. `init`'s doc says so now.
     @MainActor @Test func withoutMaximumAgeTheResponsesMaxAgeDecides() async throws {
         let clock = TestClock()
         let mock = MockTransport()
@@ -31,10 +31,10 @@ import TinyRequestState
         #expect(endpoint.state == .success("v2"))
     }
 
-    /// README.md:76-78: "A `304 Not Modified` keeps the value without decoding anything […] and reaches the
+    /// README.md said "A `304 Not Modified` keeps the value without decoding anything […] and reaches the
     /// observers again as a success". Since 83decd5 a `304` whose `ETag` is not the kept one's is not a
     /// confirmation: the request goes out a second time, without validators, and that answer is decoded. Right by
-    /// RFC 9111 §4.3.4, but neither the README nor the type's doc (StatefulEndpoint.swift:30-33) says so.
+    /// RFC 9111 §4.3.4; the README and the type's doc say so now.
     @MainActor @Test func aNotModifiedWithAnotherETagIsAnsweredByARequestWithoutValidators() async throws {
         let mock = MockTransport()
         mock.register(

@@ -7,13 +7,13 @@ import TinyRequestState
 
 @testable import TinyStatefulEndpoint
 
-/// Review of the day's freshness fixes (83decd5): each test fails on the code as it is, as a known issue.
+/// Review of the day's freshness fixes (83decd5): each test failed before its fix.
 @Suite(.timeLimit(.minutes(1))) struct FixReviewTests {
-    /// StatefulEndpoint+Revalidation.swift:60: only a `304` whose *strong* `ETag` differs from the kept one is
-    /// refused. One whose weak `ETag` names another representation (`W/"2"` for a kept `W/"1"`) still confirms the
-    /// kept value and takes that `ETag` (RFC 9111 §4.3.4: a weak validator that corresponds to no stored response
-    /// selects nothing to update). Every later revalidation then claims `W/"2"` and is answered `304`: the old body
-    /// is shown for good, the failure 83decd5 fixed for strong tags. Weak tags are common (nginx weakens the
+    /// StatefulEndpoint+Revalidation.swift: only a `304` whose *strong* `ETag` differed from the kept one was
+    /// refused. One whose weak `ETag` names another representation (`W/"2"` for a kept `W/"1"`) confirmed the
+    /// kept value and took that `ETag` (RFC 9111 §4.3.4: a weak validator that corresponds to no stored response
+    /// selects nothing to update). Every later revalidation then claimed `W/"2"` and was answered `304`: the old body
+    /// was shown for good, the failure 83decd5 fixed for strong tags. Weak tags are common (nginx weakens the
     /// `ETag` of a gzipped body; many frameworks send only weak ones).
     @MainActor @Test func aNotModifiedNamingAnotherWeakRepresentationDoesNotConfirmTheKeptValue() async throws {
         let date = "Wed, 21 Oct 2015 07:28:00 GMT"

@@ -119,7 +119,7 @@ extension HTTPURLResponse {
     /// (RFC 9110 §6.6.1), so that an `Expires` counts from now, not from the old `Date` again.
     func updated(by notModified: HTTPURLResponse) -> HTTPURLResponse {
         let dated = notModified.value(forHTTPHeaderField: "Date") != nil
-        let kept = fields.filter { $0.key != "Age" && (dated || $0.key.lowercased() != "date") }
+        let kept = fields.filter { $0.key.lowercased() != "age" && (dated || $0.key.lowercased() != "date") }
         let fields = kept.merging(notModified.fields.filter { $0.key.lowercased() != "content-length" }) { $1 }
         return url.flatMap { HTTPURLResponse(url: $0, statusCode: statusCode, httpVersion: nil, headerFields: fields) }
             ?? self

@@ -152,6 +152,7 @@ import TinyRequestState
         let task = Task { [weak self, endpoint, transport, restored, store, maximumAge, elapsed] in
             let stored = known == nil ? await restored?.value : nil
             if let stored { self?.offer(stored) }  // a load without a value shows the stored one first
+            guard !Task.isCancelled else { return }  // cleared or replaced while the store was read: send nothing
             let result = await Result { @Sendable in
                 try await endpoint.fetch(
                     revalidating: known ?? stored, maximumAge: maximumAge, with: transport, now: elapsed)

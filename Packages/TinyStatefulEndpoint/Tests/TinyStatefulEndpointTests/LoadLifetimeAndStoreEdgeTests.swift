@@ -9,7 +9,7 @@ import TinyRequestState
 
 /// Edges of a load's lifetime: a store that does not answer, `clear()` and release while the store is read, a zero
 /// maximum age, header names as an HTTP/2 server spells them, the server-side cache's callers, and a registry that lets
-/// go of a loading instance from another thread (open bugs: `withKnownIssue`).
+/// go of a loading instance from another thread (the one open bug: `withKnownIssue`).
 @Suite(.timeLimit(.minutes(1))) struct LoadLifetimeAndStoreEdgeTests {
     /// A store whose restores wait until ``release()`` and then find `"v0"` (with `ETag: "0"`): a slow disk, or a
     /// store of another kind that does not answer.
@@ -143,10 +143,9 @@ import TinyRequestState
         await load.value
     }
 
-    /// `StatefulEndpoint.swift` `load()`: nothing checks for cancellation between the wait for the store and the send,
-    /// so a load cleared (a sign-out) or released while the store was read still sends its request once the store
-    /// answers, through a transport that does not check first (URLSession and AsyncHTTPClient do; a custom transport
-    /// or middleware may not, and `MockTransport` records the request). Its answer is dropped.
+    /// `StatefulEndpoint.swift` `load()`: nothing checked for cancellation between the wait for the store and the
+    /// send, so a load cleared (a sign-out) or released while the store was read still sent its request once the store
+    /// answered, through a transport that does not check first (a custom transport or middleware). It sends nothing.
     @MainActor @Test func aLoadClearedWhileTheStoreIsReadSendsNothing() async throws {
         let (store, transport) = (StallingStore(), NumberingTransport())
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: transport, store: store)
@@ -157,9 +156,7 @@ import TinyRequestState
         store.release()
         await load.value
 
-        withKnownIssue("a load cancelled while it waits for the store still sends its request") {
-            #expect(transport.calls == 0)
-        }
+        #expect(transport.calls == 0)
         #expect(endpoint.state == .idle)
         #expect(endpoint.value == nil)
     }

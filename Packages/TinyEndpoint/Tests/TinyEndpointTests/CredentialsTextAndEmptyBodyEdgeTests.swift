@@ -16,16 +16,7 @@ import TinyHTTPTransport
     ])
     func aBaseURLWithoutAnAuthorityNeverPrintsItsCredentials(baseURL: String) async throws {
         let endpoint = TestAPIEndpoint(baseURL: baseURL, path: "/users")
-        let error = try #require(throws: EndpointError.self) { try endpoint.makeRequest() }
-        guard case .invalidURL = error else {
-            Issue.record("expected invalidURL, got \(error)")
-            return
-        }
-        let client = TinyAPIClient(transport: StubTransport(status: 200, body: "[]"))
-        let apiError = try await #require(throws: TinyAPIError.self) {
-            try await client.request(endpoint, as: [String].self)
-        }
-        #expect(apiError.kind == .invalidURL)
+        guard let (error, apiError) = try await invalidURLErrors(of: endpoint) else { return }
         #expect(!error.description.contains("s3cret"), "\(error)")
         #expect(!apiError.description.contains("s3cret"), "\(apiError)")
     }

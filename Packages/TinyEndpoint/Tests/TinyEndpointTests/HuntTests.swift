@@ -88,7 +88,7 @@ import TinyHTTPTransport
         /// (in a few milliseconds), before anything could answer; 1.5 s acts as 1 s. A server that never answers: a
         /// socket listening on 127.0.0.1 that never accepts (the connection completes in its backlog).
         @Test func aSubSecondTimeoutWaitsThatLong() async throws {
-            let listener = try SilentListener()
+            let listener = try loopbackListener()  // never accepts a connection
             defer { close(listener.socket) }
             let url = try requireURL("http://127.0.0.1:\(listener.port)/slow")
             let start = ContinuousClock.now
@@ -101,31 +101,3 @@ import TinyHTTPTransport
         }
     #endif
 }
-
-#if canImport(Glibc)
-    /// A TCP socket listening on 127.0.0.1 (a port of the system's choosing) that never accepts a connection.
-    private struct SilentListener {
-        let socket: Int32
-        let port: Int
-
-        init() throws {
-            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let socket = socket
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    bind(socket, address, length) == 0 && listen(socket, 16) == 0
-                        && getsockname(socket, address, &length) == 0
-                }
-            }
-            guard bound else {
-                close(socket)
-                throw TestSupportError()
-            }
-            port = Int(UInt16(bigEndian: address.sin_port))
-        }
-    }
-#endif

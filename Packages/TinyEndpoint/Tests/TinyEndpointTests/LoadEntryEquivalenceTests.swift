@@ -366,31 +366,47 @@ import Testing
     /// (until the session is invalidated), and tells who waits for it.
     private final class PromptingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
         typealias Answer = @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-        private let state = Locked<(open: [URL?], waiting: [(URL?, CheckedContinuation<Void, Never>)])>(([], []))
+        /// The URLs of the requests whose challenge is open.
+        private let open = Arrivals<URL?>()
 
         func urlSession(
             _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
             completionHandler: @escaping Answer
         ) {
-            let url = task.originalRequest?.url
+            open.record(task.originalRequest?.url)
+        }
+
+        /// Returns once the challenge of the request for `url` is open.
+        func waitForChallenge(of url: URL?) async { await open.wait(for: url) }
+    }
+
+    /// Keys in the order they were recorded, and the tasks waiting for one of them to be.
+    private final class Arrivals<Key: Equatable & Sendable>: Sendable {
+        private let state = Locked<(keys: [Key], waiting: [(Key, CheckedContinuation<Void, Never>)])>(([], []))
+
+        /// The keys recorded so far.
+        var keys: [Key] { state.withLock { $0.keys } }
+
+        /// Records `key`, resuming whoever waits for it.
+        func record(_ key: Key) {
             let ready = state.withLock { state in
-                state.open.append(url)
-                let ready = state.waiting.filter { $0.0 == url }.map(\.1)
-                state.waiting.removeAll { $0.0 == url }
+                state.keys.append(key)
+                let ready = state.waiting.filter { $0.0 == key }.map(\.1)
+                state.waiting.removeAll { $0.0 == key }
                 return ready
             }
             for continuation in ready { continuation.resume() }
         }
 
-        /// Returns once the challenge of the request for `url` is open.
-        func waitForChallenge(of url: URL?) async {
+        /// Returns once `key` has been recorded.
+        func wait(for key: Key) async {
             await withCheckedContinuation { continuation in
-                let open = state.withLock { state in
-                    if state.open.contains(url) { return true }
-                    state.waiting.append((url, continuation))
+                let recorded = state.withLock { state in
+                    if state.keys.contains(key) { return true }
+                    state.waiting.append((key, continuation))
                     return false
                 }
-                if open { continuation.resume() }
+                if recorded { continuation.resume() }
             }
         }
     }
@@ -407,30 +423,15 @@ import Testing
 
         let port: UInt16
         private let listener: Int32
-        private let arrived = Locked<(paths: [String], waiting: [(String, CheckedContinuation<Void, Never>)])>(
-            ([], []))
+        private let arrived = Arrivals<String>()
 
         /// The paths of the requests received so far.
-        var paths: [String] { arrived.withLock { $0.paths } }
+        var paths: [String] { arrived.keys }
 
         init(answer: @escaping @Sendable (_ head: String) -> Answer) throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    bind(listener, address, length) == 0 && listen(listener, 16) == 0
-                        && getsockname(listener, address, &length) == 0
-                }
-            }
-            guard bound else {
-                close(listener)
-                throw TestSupportError()
-            }
+            let (listener, port) = try loopbackListener()
             self.listener = listener
-            port = UInt16(bigEndian: address.sin_port)
+            self.port = port
             let arrived = arrived
             Thread.detachNewThread {
                 while case let connection = accept(listener, nil, nil), connection >= 0 {
@@ -438,13 +439,7 @@ import Testing
                         let head = Self.readHead(connection)
                         let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
                         let reply = answer(head)
-                        let resumed = arrived.withLock { state in
-                            state.paths.append(path)
-                            let ready = state.waiting.filter { $0.0 == path }.map(\.1)
-                            state.waiting.removeAll { $0.0 == path }
-                            return ready
-                        }
-                        for continuation in resumed { continuation.resume() }
+                        arrived.record(path)
                         if case .reply(let text) = reply { Self.write(text, to: connection) }
                         if case .partial(let text) = reply { Self.write(text, to: connection) }
                         if case .reply = reply {
@@ -468,16 +463,7 @@ import Testing
         func url(_ path: String) throws -> URL { try requireURL("http://127.0.0.1:\(port)\(path)") }
 
         /// Returns once a request for `path` has arrived.
-        func waitForArrival(of path: String) async {
-            await withCheckedContinuation { continuation in
-                let arrived = arrived.withLock { state in
-                    if state.paths.contains(path) { return true }
-                    state.waiting.append((path, continuation))
-                    return false
-                }
-                if arrived { continuation.resume() }
-            }
-        }
+        func waitForArrival(of path: String) async { await arrived.wait(for: path) }
 
         private static func write(_ text: String, to connection: Int32) {
             _ = text.utf8CString.withUnsafeBufferPointer {

@@ -47,16 +47,7 @@ import TinyHTTPTransport
 
     @Test func anInvalidBaseURLNeverPrintsItsPassword() async throws {
         let endpoint = TestAPIEndpoint(baseURL: "https://ada:s3cret@api.example.com:70000/v1", path: "/users")
-        let error = try #require(throws: EndpointError.self) { try endpoint.makeRequest() }
-        guard case .invalidURL = error else {
-            Issue.record("expected invalidURL, got \(error)")
-            return
-        }
-        let client = TinyAPIClient(transport: StubTransport(status: 200, body: "[]"))
-        let apiError = try await #require(throws: TinyAPIError.self) {
-            try await client.request(endpoint, as: [String].self)
-        }
-        #expect(apiError.kind == .invalidURL)
+        guard let (error, apiError) = try await invalidURLErrors(of: endpoint) else { return }
         #expect(!error.description.contains("s3cret"))
         #expect(!error.localizedDescription.contains("s3cret"))
         #expect(!apiError.localizedDescription.contains("s3cret"))

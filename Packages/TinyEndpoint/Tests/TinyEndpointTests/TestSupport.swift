@@ -1,6 +1,11 @@
 import Foundation
+import Testing
 import TinyEndpoint
 @_spi(TinyKit) import TinyHTTPTransport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A transport answering every request with a closure, recording what it was sent: one per test.
 final class StubTransport: HTTPTransport {
@@ -100,3 +105,45 @@ extension Result {
         return nil
     }
 }
+
+/// The errors of an endpoint whose URL is invalid: the `EndpointError` its `makeRequest()` throws, which must be
+/// `invalidURL`, and the `TinyAPIError` a client's request of it throws, which must be of kind `.invalidURL`. `nil`,
+/// after recording an issue, when the first is another `EndpointError`.
+func invalidURLErrors(
+    of endpoint: TestAPIEndpoint, sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> (endpoint: EndpointError, client: TinyAPIError)? {
+    let error = try #require(throws: EndpointError.self, sourceLocation: sourceLocation) { try endpoint.makeRequest() }
+    guard case .invalidURL = error else {
+        Issue.record("expected invalidURL, got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+    let client = TinyAPIClient(transport: StubTransport(status: 200, body: "[]"))
+    let apiError = try await #require(throws: TinyAPIError.self, sourceLocation: sourceLocation) {
+        try await client.request(endpoint, as: [String].self)
+    }
+    #expect(apiError.kind == .invalidURL, sourceLocation: sourceLocation)
+    return (error, apiError)
+}
+
+#if canImport(Glibc)
+    /// A TCP socket listening on 127.0.0.1, on a port of the system's choosing: its descriptor, for the caller to
+    /// close, and its port.
+    func loopbackListener() throws -> (socket: Int32, port: UInt16) {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(listener, address, length) == 0 && listen(listener, 16) == 0
+                    && getsockname(listener, address, &length) == 0
+            }
+        }
+        guard bound else {
+            close(listener)
+            throw TestSupportError()
+        }
+        return (listener, UInt16(bigEndian: address.sin_port))
+    }
+#endif

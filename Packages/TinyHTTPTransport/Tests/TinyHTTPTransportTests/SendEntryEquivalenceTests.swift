@@ -150,13 +150,8 @@ import Testing
             let server = try ScriptedHTTPServer(reply: ScriptedHTTPServer.response(200, body: "sent"))
             let configuration = URLSessionConfiguration.ephemeral
             configuration.httpAdditionalHeaders = ["X-Token": "abc\r\nX-Injected: yes"]
-            let plain = URLSession(configuration: configuration)
-            let own = URLSession(
-                configuration: configuration, delegate: ChallengeCancellingDelegate(), delegateQueue: nil)
-            defer {
-                plain.finishTasksAndInvalidate()
-                own.finishTasksAndInvalidate()
-            }
+            let (plain, own) = sessions(of: configuration)
+            defer { for session in [plain, own] { session.finishTasksAndInvalidate() } }
             let request = URLRequest(url: try server.url("/configured"))
             let entries: [(String, @Sendable (URLRequest) async throws -> Reply)] = [
                 ("session without delegate", { try await plain.send($0) }),
@@ -209,13 +204,8 @@ import Testing
             }
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = 0.5
-            let plain = URLSession(configuration: configuration)
-            let own = URLSession(
-                configuration: configuration, delegate: ChallengeCancellingDelegate(), delegateQueue: nil)
-            defer {
-                plain.finishTasksAndInvalidate()
-                own.finishTasksAndInvalidate()
-            }
+            let (plain, own) = sessions(of: configuration)
+            defer { for session in [plain, own] { session.finishTasksAndInvalidate() } }
             let request = URLRequest(url: try server.url("/late"))
             #expect(await Self.outcome({ try await plain.send($0) }, request) == "200 ")
             // It was not rounded for a session with its own delegate (it timed out at once).
@@ -228,6 +218,13 @@ import Testing
 #if canImport(Glibc) && canImport(FoundationNetworking)
     /// What an entry returns.
     private typealias Reply = (Data, HTTPURLResponse)
+
+    /// Two sessions made from `configuration`: one without a delegate, and one with a delegate of its own (a
+    /// ``ChallengeCancellingDelegate``). The caller invalidates both.
+    private func sessions(of configuration: URLSessionConfiguration) -> (plain: URLSession, own: URLSession) {
+        let own = URLSession(configuration: configuration, delegate: ChallengeCancellingDelegate(), delegateQueue: nil)
+        return (URLSession(configuration: configuration), own)
+    }
 
     /// A session delegate of an app: it cancels every authentication challenge, as TinyKit's own does on Linux.
     private final class ChallengeCancellingDelegate: NSObject, URLSessionTaskDelegate, Sendable {

@@ -2,16 +2,6 @@ import Foundation
 import Testing
 import TinyKitTestServer
 
-#if canImport(Glibc)
-    import Glibc
-    private let socketType = Int32(SOCK_STREAM.rawValue)
-    private let noSignal = Int32(MSG_NOSIGNAL)
-#elseif canImport(Darwin)
-    import Darwin
-    private let socketType = SOCK_STREAM
-    private let noSignal: Int32 = 0
-#endif
-
 /// Review of the day's test-infrastructure fixes (55d0914): `scripts/check-time-limits.sh` and `RawSocketServer`'s
 /// request body. Each test failed before its fix.
 @Suite(.timeLimit(.minutes(2))) struct FixReviewTests {
@@ -94,52 +84,10 @@ import TinyKitTestServer
         let head = "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
         let chunk = "4e20\r\n" + String(repeating: "a", count: 20_000) + "\r\n0\r\n\r\n"
 
-        let answer = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: exchange(port: server.port, Data((head + chunk).utf8)))
-            }
-        }
+        let answer = await rawExchange(port: server.port, Data((head + chunk).utf8))
 
         #expect(await server.waitForRequests(atLeast: 1, timeout: 10))
         #expect(answer.error == nil, "errno \(answer.error ?? 0)")
         #expect(answer.bytes == reply)
-    }
-}
-
-/// Sends `request` on a new connection to `127.0.0.1:port` and reads until the server closes it (at most 10 s
-/// between two reads): the bytes, and the `errno` of a failed send or read.
-private func exchange(port: UInt16, _ request: Data) -> (bytes: Data, error: Int32?) {
-    let connection = socket(AF_INET, socketType, 0)
-    guard connection >= 0 else { return (Data(), errno) }
-    defer { close(connection) }
-    var limit = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
-    }
-    guard connected else { return (Data(), errno) }
-    let sendError = request.withUnsafeBytes { buffer -> Int32? in
-        guard let base = buffer.baseAddress else { return nil }
-        var offset = 0
-        while offset < buffer.count {
-            let written = send(connection, base + offset, buffer.count - offset, noSignal)
-            if written <= 0 { return errno }
-            offset += written
-        }
-        return nil
-    }
-    var received = Data()
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = recv(connection, &buffer, buffer.count, 0)
-        if count == 0 { return (received, sendError) }
-        if count < 0 { return (received, errno) }
-        received.append(contentsOf: buffer[0..<count])
     }
 }

@@ -3,16 +3,6 @@ import Testing
 import TinyHTTPTransport
 import TinyKitTestServer
 
-#if canImport(Glibc)
-    import Glibc
-    private let socketType = Int32(SOCK_STREAM.rawValue)
-    private let noSignal = Int32(MSG_NOSIGNAL)
-#elseif canImport(Darwin)
-    import Darwin
-    private let socketType = SOCK_STREAM
-    private let noSignal: Int32 = 0
-#endif
-
 /// Review of the late fix to `RawSocketServer`'s chunked request body (e00e6b6): each test failed before its fix. The
 /// chunked body's end was found by searching the bytes for `\r\n0\r\n\r\n` instead of reading chunk sizes; the
 /// server now walks the chunks (hex size, `;` extensions, data, CRLF) and, after the `0` chunk, the trailer lines.
@@ -22,14 +12,10 @@ import TinyKitTestServer
 
     /// Sends `request` to a server scripted with ``reply`` and reads until it closes (at most `timeout` s between
     /// reads), off the cooperative pool.
-    static func answer(to request: String, timeout: Int = 3) async throws -> (bytes: Data, error: Int32?) {
+    static func answer(to request: String, timeout: Int = 3) async throws -> RawReply {
         let server = try RawSocketServer.start([.send(reply)])
         defer { server.stop() }
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: exchange(port: server.port, Data(request.utf8), timeout: timeout))
-            }
-        }
+        return await rawExchange(port: server.port, Data(request.utf8), timeout: timeout)
     }
 
     /// A chunk whose data starts with `0\r\n\r\n` (any upload may hold those bytes: here a CSV line `0` and an
@@ -70,43 +56,5 @@ import TinyKitTestServer
         let elapsed = ContinuousClock.now - start
         #expect(answer.bytes == Self.reply, "errno \(answer.error ?? 0)")
         #expect(elapsed < .seconds(2), "took \(elapsed)")
-    }
-}
-
-/// Sends `request` on a new connection to `127.0.0.1:port` and reads until the server closes it (at most `timeout`
-/// seconds between two reads): the bytes, and the `errno` of a failed send or read.
-private func exchange(port: UInt16, _ request: Data, timeout: Int) -> (bytes: Data, error: Int32?) {
-    let connection = socket(AF_INET, socketType, 0)
-    guard connection >= 0 else { return (Data(), errno) }
-    defer { close(connection) }
-    var limit = timeval(tv_sec: timeout, tv_usec: 0)
-    setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
-    }
-    guard connected else { return (Data(), errno) }
-    let sendError = request.withUnsafeBytes { buffer -> Int32? in
-        guard let base = buffer.baseAddress else { return nil }
-        var offset = 0
-        while offset < buffer.count {
-            let written = send(connection, base + offset, buffer.count - offset, noSignal)
-            if written <= 0 { return errno }
-            offset += written
-        }
-        return nil
-    }
-    var received = Data()
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = recv(connection, &buffer, buffer.count, 0)
-        if count == 0 { return (received, sendError) }
-        if count < 0 { return (received, errno) }
-        received.append(contentsOf: buffer[0..<count])
     }
 }

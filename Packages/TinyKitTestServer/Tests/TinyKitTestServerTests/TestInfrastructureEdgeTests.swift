@@ -3,16 +3,6 @@ import Testing
 import TinyHTTPTransport
 import TinyKitTestServer
 
-#if canImport(Glibc)
-    import Glibc
-    private let streamSocket = Int32(SOCK_STREAM.rawValue)
-    private let sendFlags = Int32(MSG_NOSIGNAL)
-#elseif canImport(Darwin)
-    import Darwin
-    private let streamSocket = SOCK_STREAM
-    private let sendFlags: Int32 = 0
-#endif
-
 /// The test servers as a test sees them: what `TestServer` records and answers for exact bytes on the wire, what
 /// `RawSocketServer` does with a request body, and whether the behaviour suite's cases can fail.
 @Suite(.timeLimit(.minutes(1)))
@@ -241,14 +231,7 @@ private func get(_ target: String, headers: [String] = []) -> Data {
     return Data(lines.joined(separator: "\r\n").utf8)
 }
 
-/// What a raw exchange came to: the bytes received, and how the connection ended.
-private struct RawReply: Sendable {
-    var bytes: Data
-    /// `nil` when the server closed the connection normally; the errno of the failed call otherwise.
-    var error: Int32?
-
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-
+extension RawReply {
     /// The reply as an HTTP response (status line, headers, and the rest as the body).
     func response(to request: URLRequest) throws -> (Data, HTTPURLResponse) {
         let separator = Data("\r\n\r\n".utf8)
@@ -265,50 +248,6 @@ private struct RawReply: Sendable {
         guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: fields)
         else { throw HTTPTransportError(.other, request: request, message: "bad status line: \(text)") }
         return (Data(bytes[end.upperBound...]), response)
-    }
-}
-
-/// Sends `request` on a new connection to `127.0.0.1:port`, then reads until the server closes the connection (at
-/// most 10 s between two reads), on a thread of its own.
-private func rawExchange(port: UInt16, _ request: Data) async -> RawReply {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: blockingExchange(port: port, request)) }
-    }
-}
-
-private func blockingExchange(port: UInt16, _ request: Data) -> RawReply {
-    let connection = socket(AF_INET, streamSocket, 0)
-    guard connection >= 0 else { return RawReply(bytes: Data(), error: errno) }
-    defer { close(connection) }
-    var limit = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
-    }
-    guard connected else { return RawReply(bytes: Data(), error: errno) }
-    let sendError = request.withUnsafeBytes { buffer -> Int32? in
-        guard let base = buffer.baseAddress else { return nil }
-        var offset = 0
-        while offset < buffer.count {
-            let written = send(connection, base + offset, buffer.count - offset, sendFlags)
-            if written <= 0 { return errno }
-            offset += written
-        }
-        return nil
-    }
-    var received = Data()
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = recv(connection, &buffer, buffer.count, 0)
-        if count == 0 { return RawReply(bytes: received, error: sendError) }
-        if count < 0 { return RawReply(bytes: received, error: errno) }
-        received.append(contentsOf: buffer[0..<count])
     }
 }
 

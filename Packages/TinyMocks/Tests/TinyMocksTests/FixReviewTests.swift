@@ -8,58 +8,13 @@ import TinyEndpoint
 /// Review of the day's mocks fixes (34a4e11) and of the `TinyAPIError` message change (f507aa5) as a mock shows it:
 /// each test failed before its fix.
 @Suite(.timeLimit(.minutes(1))) struct FixReviewTests {
-    /// A clock whose sleeps wait until they are released by number (the first sleep is 1), or their task is
-    /// cancelled; a sleep past `releasedFrom` returns at once.
-    final class GateClock: Clock, Sendable {
-        typealias Instant = ContinuousClock.Instant
-        private let state = Locked((sleeps: 0, released: Set<Int>()))
-        private let releasedFrom: Int
-        /// The number of each sleep as it starts.
-        let started: AsyncStream<Int>
-        private let continuation: AsyncStream<Int>.Continuation
-
-        init(releasedFrom: Int) {
-            self.releasedFrom = releasedFrom
-            (started, continuation) = AsyncStream.makeStream(of: Int.self)
-        }
-
-        var now: Instant { ContinuousClock.now }
-        var minimumResolution: Duration { .zero }
-
-        func release(_ number: Int) { state.withLock { _ = $0.released.insert(number) } }
-
-        func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-            try Task.checkCancellation()
-            let number = state.withLock { state in
-                state.sleeps += 1
-                return state.sleeps
-            }
-            continuation.yield(number)
-            guard number < releasedFrom else { return }
-            while !state.withLock({ $0.released.contains(number) }) { try await Task.sleep(for: .milliseconds(1)) }
-        }
-    }
-
     /// MockTransport.swift `send` and `nextRouteAnswer`. 34a4e11 dropped an answer a cancelled request gave back
     /// only when a later answer of its route was delivered *before* the give-back. Given back while the later answer
     /// still waited out its delay, it was taken by the next request after that later answer was delivered:
     /// `.status(503), .status(200)` answered 200 and then 503 again, the sequence running backwards, the bug the
     /// commit said it fixed (the README: a route "gives them in order and then repeats the last").
     @Test func anAnswerGivenBackBeforeALaterOneIsDeliveredDoesNotComeAfterIt() async throws {
-        let clock = GateClock(releasedFrom: 3)
-        let mock = MockTransport(clock: clock)
-        mock.register(.get, "/flaky", delay: .seconds(1), .status(503), .status(200))
-        var flaky = URLRequest(url: try #require(URL(string: "https://h/flaky")))
-        flaky.httpMethod = "GET"
-        let request = flaky
-        var started = clock.started.makeAsyncIterator()
-
-        let first = Task { try await mock.send(request) }  // takes the 503
-        #expect(await started.next() == 1)
-        let second = Task { try await mock.send(request).1.statusCode }  // takes the 200
-        #expect(await started.next() == 2)
-        first.cancel()  // gives the 503 back while the 200 still waits
-        _ = await first.result
+        let (clock, mock, request, _, second) = try await answerGivenBackWhileALaterOneWaits(releasedFrom: 3)
         clock.release(2)
         let delivered = try await second.value
         let next = try await mock.send(request).1.statusCode
@@ -94,7 +49,7 @@ import TinyEndpoint
     /// was Foundation's "The operation could not be completed. (NSURLErrorDomain error -1001.)", where it said
     /// "timed out" before (and the live URLSession's error carries "The request timed out.").
     @Test func aMockTimeoutReadsAsATimeoutInATinyAPIErrorMessage() async throws {
-        let mock = MockTransport(clock: GateClock(releasedFrom: 1))
+        let mock = MockTransport(clock: NumberedGateClock(releasedFrom: 1))
         mock.register(.get, "/slow", delay: .seconds(5), .text("late"))
         var slow = URLRequest(url: try #require(URL(string: "https://h/slow")))
         slow.timeoutInterval = 1

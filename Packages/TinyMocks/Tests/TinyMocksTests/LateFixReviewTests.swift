@@ -7,38 +7,6 @@ import TinyEndpoint
 
 /// Review of the late mocks fixes (e00e6b6): each test failed before its fix.
 @Suite(.timeLimit(.minutes(1))) struct LateFixReviewTests {
-    /// A clock whose sleeps wait until they are released by number (the first sleep is 1), or their task is
-    /// cancelled; a sleep past `releasedFrom` returns at once.
-    final class GateClock: Clock, Sendable {
-        typealias Instant = ContinuousClock.Instant
-        private let state = Locked((sleeps: 0, released: Set<Int>()))
-        private let releasedFrom: Int
-        /// The number of each sleep as it starts.
-        let started: AsyncStream<Int>
-        private let continuation: AsyncStream<Int>.Continuation
-
-        init(releasedFrom: Int) {
-            self.releasedFrom = releasedFrom
-            (started, continuation) = AsyncStream.makeStream(of: Int.self)
-        }
-
-        var now: Instant { ContinuousClock.now }
-        var minimumResolution: Duration { .zero }
-
-        func release(_ number: Int) { state.withLock { _ = $0.released.insert(number) } }
-
-        func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-            try Task.checkCancellation()
-            let number = state.withLock { state in
-                state.sleeps += 1
-                return state.sleeps
-            }
-            continuation.yield(number)
-            guard number < releasedFrom else { return }
-            while !state.withLock({ $0.released.contains(number) }) { try await Task.sleep(for: .milliseconds(1)) }
-        }
-    }
-
     /// MockTransport.swift `send` and `nextRouteAnswer`. e00e6b6 dropped the answers given back before a later one
     /// only when that later one was *delivered*. An answer given back while the later one still waited was taken at
     /// once by the next request, which then waited its own delay and was delivered after the later answer:
@@ -46,18 +14,8 @@ import TinyEndpoint
     /// no longer happen ("an answer given back before a later one was delivered is never served after it"). An
     /// answer given back is now spent once a later answer of its route is waited for or delivered.
     @Test func anAnswerGivenBackAndTakenAgainIsNotDeliveredAfterALaterOne() async throws {
-        let clock = GateClock(releasedFrom: 4)
-        let mock = MockTransport(clock: clock)
-        mock.register(.get, "/flaky", delay: .seconds(1), .status(503), .status(200))
-        let request = URLRequest(url: try #require(URL(string: "https://h/flaky")))
-        var started = clock.started.makeAsyncIterator()
-
-        let first = Task { try await mock.send(request) }  // takes the 503
-        #expect(await started.next() == 1)
-        let second = Task { try await mock.send(request).1.statusCode }  // takes the 200
-        #expect(await started.next() == 2)
-        first.cancel()  // gives the 503 back while the 200 still waits
-        _ = await first.result
+        let (clock, mock, request, sleeps, second) = try await answerGivenBackWhileALaterOneWaits(releasedFrom: 4)
+        var started = sleeps
         let third = Task { try await mock.send(request).1.statusCode }  // takes the 200
         #expect(await started.next() == 3)
         clock.release(2)

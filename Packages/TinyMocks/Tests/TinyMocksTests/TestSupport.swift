@@ -107,3 +107,59 @@ final class BlockingClock: Clock, Sendable {
         while true { try await Task.sleep(for: .seconds(3600)) }
     }
 }
+
+/// A clock whose sleeps wait until they are released by number (the first sleep is 1), or their task is
+/// cancelled; a sleep past `releasedFrom` returns at once.
+final class NumberedGateClock: Clock, Sendable {
+    typealias Instant = ContinuousClock.Instant
+    private let state = Locked((sleeps: 0, released: Set<Int>()))
+    private let releasedFrom: Int
+    /// The number of each sleep as it starts.
+    let started: AsyncStream<Int>
+    private let continuation: AsyncStream<Int>.Continuation
+
+    init(releasedFrom: Int) {
+        self.releasedFrom = releasedFrom
+        (started, continuation) = AsyncStream.makeStream(of: Int.self)
+    }
+
+    var now: Instant { ContinuousClock.now }
+    var minimumResolution: Duration { .zero }
+
+    func release(_ number: Int) { state.withLock { _ = $0.released.insert(number) } }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        let number = state.withLock { state in
+            state.sleeps += 1
+            return state.sleeps
+        }
+        continuation.yield(number)
+        guard number < releasedFrom else { return }
+        while !state.withLock({ $0.released.contains(number) }) { try await Task.sleep(for: .milliseconds(1)) }
+    }
+}
+
+/// The route `GET /flaky` answering `.status(503), .status(200)`, each after a 1 s delay on a
+/// `NumberedGateClock(releasedFrom:)`: a first request takes the 503 and a `second` the 200, then the first is
+/// cancelled while the second still waits (its sleep, number 2, not released), giving the 503 back. Returns the
+/// clock, the mock, the request, the iterator of the clock's started sleeps (past sleep 2) and the second request.
+func answerGivenBackWhileALaterOneWaits(
+    releasedFrom: Int, sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> (
+    NumberedGateClock, MockTransport, URLRequest, AsyncStream<Int>.Iterator, Task<Int, any Error>
+) {
+    let clock = NumberedGateClock(releasedFrom: releasedFrom)
+    let mock = MockTransport(clock: clock)
+    mock.register(.get, "/flaky", delay: .seconds(1), .status(503), .status(200))
+    let request = URLRequest(url: try #require(URL(string: "https://h/flaky"), sourceLocation: sourceLocation))
+    var started = clock.started.makeAsyncIterator()
+
+    let first = Task { try await mock.send(request) }  // takes the 503
+    #expect(await started.next() == 1, sourceLocation: sourceLocation)
+    let second = Task { try await mock.send(request).1.statusCode }  // takes the 200
+    #expect(await started.next() == 2, sourceLocation: sourceLocation)
+    first.cancel()  // gives the 503 back while the 200 still waits
+    _ = await first.result
+    return (clock, mock, request, started, second)
+}

@@ -14,43 +14,25 @@ import TinyRequestState
     /// A store whose restores wait until ``release()`` and then find `"v0"` (with `ETag: "0"`): a slow disk, or a
     /// store of another kind that does not answer.
     final class StallingStore: ResponseStore {
-        private struct State {
-            var restores = 0
-            var released = false
-            var held: [CheckedContinuation<Void, Never>] = []
-        }
-
-        private let state = Locked(State())
+        private let restoreCount = Locked(0)
+        private let gate = Gate()
         /// Yields when a restore starts.
         let restoring: AsyncStream<Void>
         private let started: AsyncStream<Void>.Continuation
 
         init() { (restoring, started) = AsyncStream.makeStream() }
 
-        var restores: Int { state.withLock { $0.restores } }
+        var restores: Int { restoreCount.withLock { $0 } }
 
         /// Lets every restore answer, now and from now on.
-        func release() {
-            let held = state.withLock { state in
-                state.released = true
-                defer { state.held = [] }
-                return state.held
-            }
-            for restore in held { restore.resume() }
-        }
+        func release() { gate.open() }
 
         func restore<Value>(
             for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
         ) async -> Value? {
-            state.withLock { $0.restores += 1 }
+            restoreCount.withLock { $0 += 1 }
             started.yield()
-            await withCheckedContinuation { continuation in
-                let released = state.withLock { state in
-                    if !state.released { state.held.append(continuation) }
-                    return state.released
-                }
-                if released { continuation.resume() }
-            }
+            await gate.wait()
             let url = request.url ?? URL(fileURLWithPath: "/")
             let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: ["ETag": #""0""#])
             return response.flatMap { try? decode(Data("v0".utf8), $0) }

@@ -9,33 +9,15 @@ import TinyRequestState
 
 /// A store holding the body `"stored"` for every request, whose restore waits until ``open()``.
 final class GatedRestoreStore: ResponseStore {
-    private struct State {
-        var opened = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let state = Locked(State())
+    private let gate = Gate()
 
     /// Lets the restores return.
-    func open() {
-        let waiters = state.withLock { state in
-            state.opened = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
+    func open() { gate.open() }
 
     func restore<Value>(
         for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
     ) async -> Value? {
-        await withCheckedContinuation { continuation in
-            let opened = state.withLock { state in
-                if !state.opened { state.waiters.append(continuation) }
-                return state.opened
-            }
-            if opened { continuation.resume() }
-        }
+        await gate.wait()
         guard let url = request.url,
             let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)
         else { return nil }

@@ -106,27 +106,19 @@ func textEndpoint(_ url: String = "https://example.com/text") -> Endpoint<String
 final class NumberingTransport: HTTPTransport {
     private struct State {
         var calls = 0
-        var released = false
-        var held: [CheckedContinuation<Void, Never>] = []
         var callWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
     }
 
     private let holding: Set<Int>
     private let state = Locked(State())
+    private let gate = Gate()
 
     init(holding: Set<Int> = []) { self.holding = holding }
 
     var calls: Int { state.withLock { $0.calls } }
 
     /// Lets the held calls answer.
-    func release() {
-        let held = state.withLock { state in
-            state.released = true
-            defer { state.held = [] }
-            return state.held
-        }
-        for call in held { call.resume() }
-    }
+    func release() { gate.open() }
 
     /// Waits until `count` calls were made.
     func waitForCalls(_ count: Int) async {
@@ -147,15 +139,7 @@ final class NumberingTransport: HTTPTransport {
             return (state.calls, waiters)
         }
         for waiter in waiters { waiter.resume() }
-        if holding.contains(call) {
-            await withCheckedContinuation { continuation in
-                let released = state.withLock { state in
-                    if !state.released { state.held.append(continuation) }
-                    return state.released
-                }
-                if released { continuation.resume() }
-            }
-        }
+        if holding.contains(call) { await gate.wait() }
         let url = request.url ?? URL(fileURLWithPath: "/")
         let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)
         return (Data("v\(call)".utf8), try #require(response))
@@ -252,4 +236,30 @@ let storedText: @Sendable (Data, HTTPURLResponse) throws -> String = { data, _ i
 func storedFiles(in directory: URL) -> String {
     let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
     return files.compactMap { try? String(contentsOf: $0, encoding: .utf8) }.joined()
+}
+
+/// A gate the tasks that reach it wait at until ``open()``, which lets them through, and every later one at once.
+final class Gate: Sendable {
+    private let state = Locked((opened: false, waiters: [CheckedContinuation<Void, Never>]()))
+
+    /// Lets the waiting tasks through, and every task that comes later.
+    func open() {
+        let waiters = state.withLock { state in
+            state.opened = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once the gate is open.
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let opened = state.withLock { state in
+                if !state.opened { state.waiters.append(continuation) }
+                return state.opened
+            }
+            if opened { continuation.resume() }
+        }
+    }
 }

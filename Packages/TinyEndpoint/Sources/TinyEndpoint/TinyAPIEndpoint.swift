@@ -92,8 +92,11 @@ extension TinyAPIEndpoint {
             throw EndpointError.invalidURL(
                 path, reason: "the path is an absolute URL; put its scheme and host in the base URL")
         }
-        // URLSession removes dot segments, so "../admin" would leave the base URL's path: refuse them.
-        if let dots = path.split(separator: "/").first(where: { $0 == "." || $0 == ".." }) {
+        // URLSession removes dot segments, so "../admin" would leave the base URL's path: refuse them. Split by
+        // scalars: a combining mark after `/` joins it into one Character, hiding the segment from a Character split.
+        if let dots = path.unicodeScalars.split(separator: "/").map(String.init).first(where: {
+            $0 == "." || $0 == ".."
+        }) {
             throw EndpointError.invalidURL(
                 path, reason: "the path has a \"\(dots)\" segment, which would leave the base URL's path")
         }

@@ -104,3 +104,19 @@ import TinyHTTPTransport
         #expect(endpoint.description == "PATCH https://api.example.com/events?draft&a=1&b=2 (29 bytes)")
     }
 }
+
+/// Found by the fuzz target's dot-segment invariant: a combining mark after `/` (`"../\u{619}min"`) joined the slash
+/// into one Character, so a Character split saw no `..` segment and the request went to the parent path.
+@Suite(.timeLimit(.minutes(1))) struct DotSegmentBeforeACombiningMarkTests {
+    struct Hidden: TinyAPIEndpoint {
+        var baseURL: String { "https://api.example.com/v1" }
+        var path: String { "../\u{619}min" }
+        var method: HTTPMethod { .get }
+    }
+
+    @Test func aDotSegmentBeforeACombiningMarkIsRefused() throws {
+        #expect(throws: EndpointError.self) { try Hidden().makeRequest() }
+        let url = try #require(URL(string: "https://api.example.com/v1"))
+        #expect(!url.appendingRelative("../\u{619}min").absoluteString.contains("/../"))
+    }
+}

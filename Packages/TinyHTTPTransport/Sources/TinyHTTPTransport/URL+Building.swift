@@ -23,9 +23,10 @@ extension URL {
         // A dot segment would climb out of this URL's path: URLSession removes `..`, and a server may read `%2E` as
         // `.` (RFC 3986 §2.3). Its dots are the text `%2E`, which `appendPath` escapes as `%252E`.
         var path = path
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        // By scalars: a combining mark after `/` joins it into one Character, hiding a segment from a Character split.
+        let segments = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if segments.contains(where: { $0 == "." || $0 == ".." }) {
-            path = segments.map { $0 == "." || $0 == ".." ? $0.replacingOccurrences(of: ".", with: "%2E") : String($0) }
+            path = segments.map { $0 == "." || $0 == ".." ? $0.replacingOccurrences(of: ".", with: "%2E") : $0 }
                 .joined(separator: "/")
         }
         var components = URLComponents(url: self, resolvingAgainstBaseURL: true)

@@ -10,8 +10,8 @@ extension Endpoint where A: DecodableResult {
     /// let created = Endpoint<User>(json: .post, url: usersURL, body: NewUser(name: "Ada"))
     /// ```
     ///
-    /// An empty body decodes as `nil` when `A` is optional, as ``EmptyResponse`` and as `""`; for any other type it fails
-    /// with ``EndpointError/noData(type:response:)``. Decoding failures are
+    /// An empty body (or JSON whitespace alone) decodes as `nil` when `A` is optional, as ``EmptyResponse`` and as
+    /// `""`; for any other type it fails with ``EndpointError/noData(type:response:)``. Decoding failures are
     /// ``EndpointError/decodingFailed(type:codingPath:underlying:body:)``.
     /// A `String` result is the body as text: in the charset the `Content-Type` names, UTF-8 by default (an empty
     /// body is `""`; bytes that are not valid text in that charset are a decoding failure); from a response whose
@@ -177,10 +177,12 @@ extension JSONDecoder {
         if isText, let type = (response as? HTTPURLResponse)?.mimeType, !type.isEmpty, Self.isJSON(type) {
             isText = false
         }
-        guard let data, !data.isEmpty else {
+        // What a body without a value decodes to: `nil`, `EmptyResponse()`, `""`, else no data.
+        func none() throws(EndpointError) -> T {
             if let empty = T.self as? any EmptyBodyDecodable.Type, let value = empty.init() as? T { return value }
             throw .noData(type: "\(T.self)", response: response as? HTTPURLResponse)
         }
+        guard let data, !data.isEmpty else { return try none() }
         // `mimeType`, parsed when the response was made, answers the common case without a header lookup.
         if checksContentType, !isText, let http = response as? HTTPURLResponse, !Self.isJSON(http.mimeType ?? ""),
             let value = http.value(forHTTPHeaderField: "Content-Type"), !Self.isJSON(value)
@@ -191,6 +193,9 @@ extension JSONDecoder {
             if isText, let text = try Self.decodeText(data, response: response) as? T { return text }
             return try decode(T.self, from: data)
         } catch {
+            // JSON whitespace alone (a `"\n"` some servers send with a 200 or 204) is no value either; checked only
+            // here, off the path of a body that decodes.
+            if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return try none() }
             throw .decodingFailed(
                 type: "\(T.self)", codingPath: EndpointError.codingPath(of: error), underlying: error, body: data)
         }

@@ -51,6 +51,30 @@ import TinyHTTPTransport
         #expect(try user.parse(json, try makeResponse(200, for: user.request)).get() == User(name: "Ada"))
     }
 
+    /// A body of JSON whitespace alone (`"\n"`, `" \r\n"`) failed as a decoding error for the results an empty body
+    /// decodes to; it is no value, as an empty body: `nil`, `EmptyResponse()`, `""` from a JSON response, and `noData`
+    /// for any other type.
+    @Test(arguments: ["\n", " \r\n\t"])
+    func aWhitespaceOnlyBodyIsNoValue(body: String) throws {
+        let url = try apiURL("/todos/1")
+        let response = try makeResponse(200, for: URLRequest(url: url), headers: ["Content-Type": "application/json"])
+        let data = Data(body.utf8)
+        #expect(try Endpoint<User?>(json: .get, url: url).parse(data, response).get() == nil)
+        #expect(try Endpoint<EmptyResponse>(json: .get, url: url).parse(data, response).get() == EmptyResponse())
+        #expect(try Endpoint<String>(json: .get, url: url).parse(data, response).get() == "")
+        let error = try #require(throws: EndpointError.self) {
+            try Endpoint<User>(json: .get, url: url).parse(data, response).get()
+        }
+        guard case .noData("User", _) = error else {
+            Issue.record("expected noData, got \(error)")
+            return
+        }
+        // Whitespace around a value is still that value.
+        #expect(
+            try Endpoint<User?>(json: .get, url: url).parse(Data(" {\"name\":\"Ada\"}\n".utf8), response).get()
+                == User(name: "Ada"))
+    }
+
     /// Empty answers to HEAD, 205 and an accepted 304, loaded: `()`, `EmptyResponse`, an optional and `String` succeed
     /// (whatever the `Content-Type` of a body that is not there); any other type is `noData` naming the status; and a
     /// status the endpoint does not accept fails as such before the body is looked at.

@@ -22,15 +22,20 @@ public struct HTTPRedaction: Hashable, Sendable {
 
     /// The headers and query parameters that are secret in every redaction: credentials, cookies and tokens.
     private static let alwaysSecret: (headers: Set<String>, queryParameters: Set<String>) = (
-        ["authorization", "proxy-authorization", "cookie", "set-cookie"],
-        ["access_token", "refresh_token", "id_token", "client_secret", "api_key", "password"]
+        ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token"],
+        [
+            "access_token", "refresh_token", "id_token", "client_secret", "api_key", "apikey", "key", "token",
+            "password", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
+        ]
     )
 
     /// What a secret value is replaced with: `***`.
     static let placeholder = "***"
 
-    /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`; the query parameters `access_token`,
-    /// `refresh_token`, `id_token`, `client_secret`, `api_key` and `password`; the user name and password of a URL's
+    /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`, `API-Key` and `X-Auth-Token`; the
+    /// query parameters `access_token`, `refresh_token`, `id_token`, `client_secret`, `api_key`, `apikey`, `key`
+    /// (Google's API keys), `token`, `password`, `signature` and the credentials of an S3 presigned URL
+    /// (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`); the user name and password of a URL's
     /// user information (`https://user:password@host`; the user name is often the token, as in `https://TOKEN@host`
     /// and `https://TOKEN:x-oauth-basic@host`), which are always redacted. A URL's fragment is left out: it is never sent, and OAuth's
     /// implicit flow puts tokens there.

@@ -7,18 +7,18 @@ import Testing
     @Test func secretHeadersAreRedactedWhateverTheirCase() {
         let headers = [
             "authorization": "Bearer abc", "Cookie": "s=1", "SET-COOKIE": "s=2", "Proxy-Authorization": "Basic x",
-            "X-API-Key": "k", "Accept": "application/json",
+            "X-Custom-Secret": "k", "Accept": "application/json",
         ]
         let redacted = HTTPRedaction.default.redacted(headers: headers)
         #expect(redacted["authorization"] == "***")
         #expect(redacted["Cookie"] == "***")
         #expect(redacted["SET-COOKIE"] == "***")
         #expect(redacted["Proxy-Authorization"] == "***")
-        #expect(redacted["X-API-Key"] == "k")
+        #expect(redacted["X-Custom-Secret"] == "k")
         #expect(redacted["Accept"] == "application/json")
 
-        let custom = HTTPRedaction(headers: ["x-api-key"])
-        #expect(custom.redacted(headers: headers)["X-API-Key"] == "***")
+        let custom = HTTPRedaction(headers: ["x-custom-secret"])
+        #expect(custom.redacted(headers: headers)["X-Custom-Secret"] == "***")
     }
 
     @Test func secretQueryParametersAndUserInformationAreRedactedFromURLs() throws {
@@ -44,7 +44,11 @@ import Testing
         #expect(HTTPRedaction.default.redacted(url: try #require(URL(string: url))) == redacted)
     }
 
-    @Test(arguments: ["access_token", "refresh_token", "id_token", "client_secret", "api_key", "password"])
+    /// `key`, `token`, `apikey`, `signature` and an S3 presigned URL's `X-Amz-…` credentials were printed in clear.
+    @Test(arguments: [
+        "access_token", "refresh_token", "id_token", "client_secret", "api_key", "password", "key", "apikey", "token",
+        "signature", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
+    ])
     func everyDefaultSecretQueryParameterIsRedacted(name: String) throws {
         let url = try #require(URL(string: "https://api.example.com/a?\(name)=s3cret&page=2"))
         #expect(HTTPRedaction.default.redacted(url: url) == "https://api.example.com/a?\(name)=***&page=2")
@@ -54,6 +58,13 @@ import Testing
     @Test func aPercentEncodedSecretNameIsRedacted() throws {
         let url = try #require(URL(string: "https://api.example.com/a?access%5Ftoken=s3cret"))
         #expect(HTTPRedaction.default.redacted(url: url) == "https://api.example.com/a?access%5Ftoken=***")
+    }
+
+    /// API-key headers were printed in clear unless named.
+    @Test(arguments: ["X-API-Key", "api-key", "X-Auth-Token"])
+    func apiKeyHeadersAreSecretByDefault(name: String) {
+        #expect(
+            HTTPRedaction.default.redacted(headers: [name: "k3y", "Accept": "*/*"]) == [name: "***", "Accept": "*/*"])
     }
 
     @Test func customNamesGivenInAnyCaseAreSecret() throws {

@@ -32,8 +32,9 @@ public protocol ResponseStore: Sendable {
 /// - A missing file is no value; a corrupt or undecodable one is ignored and its reason goes to `log`; nothing throws.
 /// - A response marked `Cache-Control: no-store` is never written, nor one that varies with request headers (`Vary`,
 ///   other than `Accept-Encoding`, `Accept` and `Accept-Language`, which are part of its key), and neither is the
-///   response to a request that carries `Authorization`, `Cookie` or credentials in its URL (a password, a user name as
-///   a token, a secret query parameter of `HTTPRedaction.default`) unless `storesCredentialedRequests` is set: private
+///   response to a request that carries credentials (a header or query parameter `HTTPRedaction.default` hides, such
+///   as `Authorization`, `Cookie`, `X-API-Key` or `api_key`, a password or a user name as a token in its URL) unless
+///   `storesCredentialedRequests` is set: private
 ///   data stays off the disk unless you say otherwise. Stored, such a response is kept per credential (a 64-bit hash of
 ///   them is part of its key, the credentials themselves are not written: a short password could be found from the
 ///   hash, a token not), so one user's answer is never restored for another. (A credential the transport adds later,
@@ -50,8 +51,9 @@ public struct FileResponseStore: ResponseStore {
     ///
     /// - Parameters:
     ///   - directory: The directory of the files, for example in the caches directory.
-    ///   - storesCredentialedRequests: Whether responses to requests carrying credentials are kept: `Authorization`,
-    ///     `Cookie`, or a password, a user name as a token or a secret query parameter in the URL.
+    ///   - storesCredentialedRequests: Whether responses to requests carrying credentials are kept: a header
+    ///     `HTTPRedaction.default` hides (`Authorization`, `Cookie`, `X-API-Key`…), or a password, a user name as a
+    ///     token or a secret query parameter in the URL.
     ///   - log: Where the reasons for ignored files and failed writes go; standard error by default.
     public init(
         directory: URL, storesCredentialedRequests: Bool = false,
@@ -124,8 +126,8 @@ public struct FileResponseStore: ResponseStore {
     }
 
     /// The key of `request`, the file it is kept in (named by the key's hash, 64-bit FNV-1a), and whether the request
-    /// carries credentials: `Authorization`, `Cookie`, or a secret in its URL (a password, a user name as a token, a
-    /// secret query parameter of `HTTPRedaction.default`).
+    /// carries credentials: a header or query parameter `HTTPRedaction.default` hides (`Authorization`, `Cookie`,
+    /// `X-API-Key`, `api_key`…), or a password or a user name as a token in its URL.
     ///
     /// The key is the method, the redacted URL, and hashes: of the body (two searches `POST`ed to one URL are two
     /// answers), of the `Accept` and `Accept-Language` values (a French answer is not an English one) and of the
@@ -139,9 +141,10 @@ public struct FileResponseStore: ResponseStore {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         components?.percentEncodedFragment = nil
         let (sent, shown) = (components?.string ?? url.absoluteString, HTTPRedaction.default.redacted(url: url))
-        let headers = ["Authorization", "Cookie"].map { name in
-            request.value(forHTTPHeaderField: name).map { "\(name): \($0)" }
-        }
+        // The headers `HTTPRedaction.default` hides (`Authorization`, `Cookie`, `X-API-Key`…), in a fixed order.
+        let fields = request.allHTTPHeaderFields ?? [:]
+        let headers = HTTPRedaction.default.redacted(headers: fields).filter { fields[$0.key] != $0.value }.keys
+            .sorted().map { "\($0.lowercased()): \(fields[$0] ?? "")" }
         let secrets = ([sent == shown ? nil : "URL: \(sent)"] + headers).compactMap { $0 }.joined(separator: "\n")
         // As in `EndpointRegistry`'s key: an answer in another language or format is another answer, `Vary` or not.
         let negotiated = ["Accept", "Accept-Language"].compactMap { name in

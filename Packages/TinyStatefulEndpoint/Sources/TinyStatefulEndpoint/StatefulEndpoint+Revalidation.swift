@@ -15,9 +15,12 @@ struct Kept<A: Sendable>: Sendable {
 
     func isFresh(now: Duration) -> Bool { staleAt.map { now < $0 } ?? true }
 
-    /// The opaque tag of its `ETag`, weak or not (`W/"x"` is `"x"`): what another one is compared by (RFC 9110
-    /// §8.8.3.2).
-    var entityTag: String? { response.value(forHTTPHeaderField: "ETag").map { String($0.trimmingPrefix("W/")) } }
+    /// Whether a `304`'s `ETag` names this one's representation (RFC 9111 §4.3.4): a strong tag only the same strong
+    /// tag, a weak one (`W/"x"`) either with its opaque tag (`"x"`).
+    func isConfirmed(byTag tag: String) -> Bool {
+        let own = response.value(forHTTPHeaderField: "ETag")
+        return tag.hasPrefix("W/") ? tag.dropFirst(2) == own?.trimmingPrefix("W/") : tag == own
+    }
 }
 
 /// The time elapsed on `clock` since this call, each time the result is called.
@@ -56,11 +59,9 @@ extension Endpoint where A: Sendable {
         }
         var (body, response) = try await transport.send(request)
         var confirms = response.statusCode == 304 && conditional
-        // A 304 whose `ETag` is not the kept one's (weak or not) names another representation, which it must not
-        // confirm (RFC 9111 §4.3.4; a server that heeds only `If-Modified-Since`): ask again, unconditionally.
-        if confirms, let tag = response.value(forHTTPHeaderField: "ETag"),
-            String(tag.trimmingPrefix("W/")) != kept?.entityTag
-        {
+        // A 304 whose `ETag` is not the kept one's names another representation, which it must not confirm (a
+        // server that heeds only `If-Modified-Since`): ask again, unconditionally.
+        if confirms, let tag = response.value(forHTTPHeaderField: "ETag"), kept?.isConfirmed(byTag: tag) != true {
             request = self.request
             request.cachePolicy = .reloadIgnoringLocalCacheData
             (body, response) = try await transport.send(request)

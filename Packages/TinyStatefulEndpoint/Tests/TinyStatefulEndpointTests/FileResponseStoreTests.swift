@@ -34,7 +34,8 @@ import Testing
             try await saveAndRestore("v2", headers: ["Cache-Control": "No-Store"], for: request(), in: store) == nil)
     }
 
-    @Test(arguments: ["Authorization", "Cookie"], [false, true])
+    /// An API key in a header (`X-API-Key`, any case) was no credential: its answer was written to disk.
+    @Test(arguments: ["Authorization", "Cookie", "X-API-Key", "x-auth-token"], [false, true])
     func aRequestWithCredentialsIsWrittenOnlyWhenAllowed(header: String, allowed: Bool) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = FileResponseStore(directory: directory, storesCredentialedRequests: allowed)

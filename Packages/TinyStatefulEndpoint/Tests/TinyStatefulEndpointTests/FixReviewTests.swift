@@ -34,4 +34,25 @@ import TinyRequestState
         #expect(endpoint.state == .success("v2"))
         #expect(mock.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") } == [nil, #"W/"1""#, nil])
     }
+
+    /// A strong `ETag` in a `304` confirms only the same strong tag (RFC 9111 §4.3.4): a strong `"1"` confirmed a kept
+    /// weak `W/"1"`. A weak one in a `304` still confirms the kept tag of the same opaque value, weak or strong.
+    @MainActor
+    @Test(arguments: [
+        (#"W/"1""#, #""1""#, false), (#""1""#, #"W/"1""#, true), (#"W/"1""#, #"W/"1""#, true), (#""1""#, #""1""#, true),
+    ])
+    func aStrongTagConfirmsOnlyTheSameStrongTag(kept: String, answered: String, confirms: Bool) async throws {
+        let mock = MockTransport()
+        mock.register(
+            .get, "/text", .text("v1", headers: ["ETag": kept, "Cache-Control": "no-cache"]),
+            .status(304, headers: ["ETag": answered]), .text("v2", headers: ["ETag": answered]))
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock)
+        endpoint.load()
+        await endpoint.task?.value
+        endpoint.load()
+        await endpoint.task?.value
+
+        #expect(endpoint.state == .success(confirms ? "v1" : "v2"))
+        #expect(mock.requests.count == (confirms ? 2 : 3))
+    }
 }

@@ -159,8 +159,13 @@ import TinyRequestState
             }
             guard let self, !Task.isCancelled else { return }  // cancelled: load() or clear() replaced this load
             if case .success(let (fetched, body)) = result {
-                // Stored before it is seen; after a 304 (no body) the stored response stands.
-                if let body { await store?.save(body, fetched.response, for: endpoint.request) }
+                // Stored before it is seen. After a 304 the stored body goes back with the updated header fields
+                // (RFC 9111 §4.3.4), so that the store drops it when they now say `no-store`.
+                if let body {
+                    await store?.save(body, fetched.response, for: endpoint.request)
+                } else if let store, let stored = await store.restore(for: endpoint.request, { body, _ in body }) {
+                    await store.save(stored, fetched.response, for: endpoint.request)
+                }
                 guard !Task.isCancelled else { return }  // `task` belongs to the load that cancelled this
                 kept = fetched
             }

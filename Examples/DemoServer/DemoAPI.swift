@@ -57,7 +57,8 @@ public final class DemoAPI: @unchecked Sendable {  // Safe: `collections` is onl
 
     /// `GET /users/1/todos`: the records of another resource whose `<resource>Id` is `id`.
     private func nested(_ child: String, of parent: Collection, id: Int, method: String) -> DemoResponse {
-        guard method == "GET", let children = collections[child] else {
+        // A resource is not nested in itself (`/users/1/users` listed every user).
+        guard method == "GET", let children = collections[child], children.schema.name != parent.schema.name else {
             return .error(404, "no resource /\(parent.schema.name)s/\(id)/\(child)")
         }
         guard parent.records[id] != nil else { return .error(404, "no \(parent.schema.name) with id \(id)") }

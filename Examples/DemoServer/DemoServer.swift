@@ -71,11 +71,15 @@ private struct DemoHandler: HTTPHandler {
         // connection the second write waits for the client's delayed ACK (Nagle): about 40 ms per request with
         // URLSession on Linux. A fresh connection per request takes about 1 ms on loopback.
         var headers: [HTTPHeader: String] = [.contentType: "application/json; charset=utf-8", .connection: "close"]
-        // A GET's answer carries an ETag, the hash of its body; sent back in `If-None-Match`, it gets a `304`.
+        // A GET's answer carries an ETag, the hash of its body; sent back in `If-None-Match` (alone or in a list, weak
+        // or not, or `*`: RFC 9110 §13.1.2 compares weakly), it gets a `304`.
         if request.method == .GET || isHead, response.status == 200 {
             let etag = "\"\(response.bodyData.reduce(UInt64(5381)) { $0 &* 33 &+ UInt64($1) })\""
             headers[HTTPHeader("ETag")] = etag
-            if request.headers[HTTPHeader("If-None-Match")] == etag {
+            let tags = (request.headers[HTTPHeader("If-None-Match")] ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            if tags.contains(where: { $0 == "*" || $0.trimmingPrefix("W/") == etag }) {
                 return HTTPResponse(
                     statusCode: HTTPStatusCode(304, phrase: "Not Modified"), headers: HTTPHeaders(headers))
             }

@@ -46,6 +46,8 @@ import TinyKitDemoServer
         #expect(nested.map { $0["id"] } == [.int(3), .int(4)])
         let done = try objects(send("GET", "/todos", query: [("completed", "true")]))
         #expect(done.count == 3)
+        // A resource nested in itself listed every record.
+        #expect(send("GET", "/users/1/users").status == 404)
     }
 
     @Test func createsWithTheNextIDAndStatus201() throws {

@@ -47,6 +47,22 @@ import TinyKitDemoServer
         }
     }
 
+    /// `If-None-Match` compares weakly and takes a list or `*` (RFC 9110 §13.1.2); only the exact tag got a 304.
+    @Test func ifNoneMatchTakesWeakTagsListsAndAStar() async throws {
+        let server = try await DemoServer.start()
+        defer { Task { await server.stop() } }
+        let transport = URLSessionTransport()
+        let url = server.baseURL.appendingRelative("users/2")
+        let etag = try #require(try await transport.send(request(.get, url)).1.value(forHTTPHeaderField: "ETag"))
+        for (condition, status) in [
+            (etag, 304), ("W/\(etag)", 304), (#""other", "# + etag, 304), ("*", 304), (#""other""#, 200),
+        ] {
+            var conditional = request(.get, url)
+            conditional.setValue(condition, forHTTPHeaderField: "If-None-Match")
+            #expect(try await transport.send(conditional).1.statusCode == status, "\(condition)")
+        }
+    }
+
     @Test func eachServerHasItsOwnData() async throws {
         let first = try await DemoServer.start()
         let second = try await DemoServer.start()

@@ -5,13 +5,16 @@ import TinyMocks
 
 /// libFuzzer's entry point: URL building, query encoding and the mock file-name mapping on arbitrary text.
 ///
-/// The input is UTF-8 text split at newlines into a base URL, a path, a query name, a query value and a method.
+/// The input is split at `0xFF` bytes (never part of UTF-8 text, so a field may hold any character, a line feed too)
+/// into a base URL, a path, a query name, a query value and a method, each decoded as UTF-8.
 /// Throwing is fine; a crash, or a broken invariant (checked with `precondition`), is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     guard let start else { return 0 }
-    let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
-    var parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var parts = UnsafeRawBufferPointer(start: start, count: count).split(
+        separator: 0xFF, omittingEmptySubsequences: false
+    )
+    .map { String(decoding: $0, as: UTF8.self) }
     while parts.count < 5 { parts.append("") }
     let (base, path, name, value, method) = (parts[0], parts[1], parts[2], parts[3], parts[4])
 

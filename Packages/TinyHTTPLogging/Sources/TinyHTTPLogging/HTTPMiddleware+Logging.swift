@@ -40,16 +40,13 @@
         ) -> HTTPMiddleware {
             // The metrics middleware times each exchange; each line makes its own redacted summary (a URL parse).
             .metrics(clock: clock) { request in
-                let body = request.httpBody ?? Data()
                 let exchange = redaction.summary(of: request)
-                let stream = request.httpBodyStream != nil
-                logger.log(level: level, "→ \(exchange) (\(stream ? "a body stream" : "\(body.count) bytes"))")
+                let body = request.httpBodyStream == nil ? request.httpBody ?? Data() : nil  // `nil`: a body stream
+                logger.log(level: level, "→ \(exchange) (\(body.map { "\($0.count) bytes" } ?? "a body stream"))")
                 // `trace` evaluates its metadata only when the logger's level is `trace`.
                 logger.trace(
                     "→ \(exchange) headers and body",
-                    metadata: details(
-                        request.allHTTPHeaderFields ?? [:],
-                        stream ? "(a body stream)" : HTTPRedaction.preview(of: body, limit: 1000), redaction))
+                    metadata: details(request.allHTTPHeaderFields ?? [:], body, redaction))
             } finished: { metrics in
                 let exchange = redaction.summary(of: metrics.request)
                 let elapsed = "\(Int((metrics.duration / .milliseconds(1)).rounded())) ms"
@@ -58,8 +55,7 @@
                     logger.log(level: level, "← \(response.statusCode) \(exchange) (\(body.count) bytes, \(elapsed))")
                     logger.trace(
                         "← \(response.statusCode) \(exchange) headers and body",
-                        metadata: details(
-                            response.allHeaderFields, HTTPRedaction.preview(of: body, limit: 1000), redaction))
+                        metadata: details(response.allHeaderFields, body, redaction))
                 case .failure(let error):
                     // Through HTTPTransportError's description, which redacts URLs and prints a URLError as its code
                     // and reason (its userInfo would print the failing URL unredacted). The line has the URL already.
@@ -68,9 +64,7 @@
                     if let response = mapped.response {
                         logger.trace(
                             "← \(response.statusCode) \(exchange) headers and body",
-                            metadata: details(
-                                response.allHeaderFields, HTTPRedaction.preview(of: mapped.body ?? Data(), limit: 1000),
-                                redaction))
+                            metadata: details(response.allHeaderFields, mapped.body ?? Data(), redaction))
                     }
                     var failure = withoutBodies(mapped)
                     failure.request = nil
@@ -108,8 +102,9 @@
         var description: String { text }
     }
 
-    /// The trace lines' metadata: the headers (a request's or a response's) with their secrets redacted, and the body.
-    private func details(_ headers: [AnyHashable: Any], _ body: String, _ redaction: HTTPRedaction) -> Logger.Metadata {
+    /// The trace lines' metadata: the headers (a request's or a response's) with their secrets redacted, and the body's
+    /// first 1000 bytes (`nil`: a body stream).
+    private func details(_ headers: [AnyHashable: Any], _ body: Data?, _ redaction: HTTPRedaction) -> Logger.Metadata {
         // A URL with a query, user or fragment in a value (`Location`, each `<…>` of `Link`, `Refresh`'s `url=…`) is
         // redacted as the request's is.
         // A word that is not a URL with a scheme or a path (`#fff`, `"v1#2"`) is kept as it came.
@@ -129,7 +124,7 @@
         }
         return [
             "headers": .dictionary(redaction.redacted(headers: fields).mapValues { .string($0) }),
-            "body": .string(body),
+            "body": .string(body.map { HTTPRedaction.preview(of: $0, limit: 1000) } ?? "(a body stream)"),
         ]
     }
 #else

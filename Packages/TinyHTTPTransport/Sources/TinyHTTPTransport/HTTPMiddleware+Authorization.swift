@@ -48,11 +48,10 @@ extension HTTPMiddleware {
             do {
                 credential = try await provider.credential()
             } catch {  // the provider's error (its own transport's too) is the underlying one of this request's
-                if error is CancellationError || Task.isCancelled {
-                    throw HTTPTransportError(.cancelled, request: request, underlyingError: error)
-                }
-                let message = "the credential provider failed"
-                throw HTTPTransportError(.other, request: request, underlyingError: error, message: message)
+                let cancelled = error is CancellationError || Task.isCancelled
+                let message = cancelled ? nil : "the credential provider failed"
+                throw HTTPTransportError(
+                    cancelled ? .cancelled : .other, request: request, underlyingError: error, message: message)
             }
             var authorized = request
             if let credential { authorized.setHeader(header, credential) }
@@ -69,20 +68,16 @@ extension HTTPMiddleware {
                     underlyingError: error, message: "refreshing the refused credential failed")
             }
             guard request.httpBodyStream == nil else { return (body, response) }  // read by the first send
-            // The second send counts in the attempts of whatever fails now.
-            let (retriedBody, retriedResponse): (Data, HTTPURLResponse)
             do {
-                (retriedBody, retriedResponse) = try await next.send(authorized)
+                let (retriedBody, retriedResponse) = try await next.send(authorized)
+                guard retriedResponse.statusCode == 401 else { return (retriedBody, retriedResponse) }
+                throw HTTPTransportError(
+                    .unacceptableStatus(401), request: authorized, response: retriedResponse, body: retriedBody,
+                    message: "the refreshed credential was refused too")
             } catch var failure as HTTPTransportError {
-                failure.attempts += 1
+                failure.attempts += 1  // the second send counts in the attempts of whatever fails now: 2 for a 401
                 throw failure
             }
-            guard retriedResponse.statusCode == 401 else { return (retriedBody, retriedResponse) }
-            var refused = HTTPTransportError(
-                .unacceptableStatus(401), request: authorized, response: retriedResponse, body: retriedBody,
-                message: "the refreshed credential was refused too")
-            refused.attempts = 2
-            throw refused
         }
     }
 }

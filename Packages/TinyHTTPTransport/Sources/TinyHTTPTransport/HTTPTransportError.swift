@@ -109,9 +109,7 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
             return
         }
         let urlErrorCode = Self.urlErrorCode(of: error)
-        let scheme = request?.url?.scheme?.lowercased()
-        if urlErrorCode == .unsupportedURL, scheme == "http" || scheme == "https", request?.url?.host?.isEmpty == false
-        {
+        if urlErrorCode == .unsupportedURL, request?.url?.isHTTPWithHost == true {
             self.init(.other, request: request, underlyingError: error, message: "the reply is not HTTP")
         } else {
             let category = urlErrorCode.map(Code.init(urlErrorCode:)) ?? .other

@@ -24,12 +24,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         #if canImport(FoundationNetworking)
             let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
             configuration.timeoutIntervalForRequest = curlTimeout(configuration.timeoutIntervalForRequest)
-            return URLSession(
-                configuration: configuration, delegate: SessionDelegate(configuration),
-                delegateQueue: SerialDelegateQueue())
+            let queue: OperationQueue? = SerialDelegateQueue()
         #else
-            URLSession(configuration: configuration, delegate: SessionDelegate(configuration), delegateQueue: nil)
+            let queue: OperationQueue? = nil
         #endif
+        return URLSession(configuration: configuration, delegate: SessionDelegate(configuration), delegateQueue: queue)
     }
 
     #if canImport(FoundationNetworking)
@@ -162,10 +161,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             if let from, let location = response.value(forHTTPHeaderField: "Location") {
                 next.url = URL(string: location, relativeTo: from)?.absoluteURL ?? next.url
             }
-            guard let to = next.url, ["http", "https"].contains(to.scheme?.lowercased()), to.host?.isEmpty == false
-            else {
-                return completionHandler(nil)
-            }
+            guard let to = next.url, to.isHTTPWithHost else { return completionHandler(nil) }
             if task.currentRequest?.httpMethod == "HEAD" { next.httpMethod = "HEAD" }
             let credentials = ["Authorization", "Proxy-Authorization", "Cookie", "Origin"]
             let configuration = session.configuration

@@ -47,6 +47,9 @@ extension URL {
         return components?.url ?? self
     }
 
+    /// Whether this is an `http` or `https` URL (in any case) with a host: one an HTTP client can send to.
+    var isHTTPWithHost: Bool { ["http", "https"].contains(scheme?.lowercased()) && host?.isEmpty == false }
+
     /// Appends query parameters after this URL's existing query items, sorted by name so that the same
     /// parameters always give the same URL. Encoding as in ``appendingQueryItems(_:)``.
     public func appendingQueryParameters(_ parameters: [String: String]) -> URL {
@@ -71,10 +74,9 @@ extension URLComponents {
     /// Appends query items as `URL.appendingQueryItems(_:)` does, without parsing the URL again.
     @_spi(TinyKit) public mutating func appendQueryItems(_ items: [URLQueryItem]) {
         guard !items.isEmpty else { return }
-        let added = items.map { item in
-            let name = Self.encodeQueryText(item.name)
-            return item.value.map { "\(name)=\(Self.encodeQueryText($0))" } ?? name
-        }
+        // Query text keeps only RFC 3986's unreserved characters.
+        let encode: (String) -> String = { $0.addingPercentEncoding(withAllowedCharacters: Self.queryAllowed) ?? "" }
+        let added = items.map { item in item.value.map { "\(encode(item.name))=\(encode($0))" } ?? encode(item.name) }
         let existing = percentEncodedQuery.map { $0.isEmpty ? [] : [$0] } ?? []
         percentEncodedQuery = (existing + added).joined(separator: "&")
     }
@@ -93,10 +95,5 @@ extension URLComponents {
     private static let pathAllowed = CharacterSet(charactersIn: pathCharacters)
 
     /// The characters query text may hold unescaped: the unreserved ones.
-    private static let queryTextAllowed = CharacterSet(charactersIn: unreserved)
-
-    /// Percent-encodes query text, leaving only RFC 3986's unreserved characters.
-    static func encodeQueryText(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: queryTextAllowed) ?? ""
-    }
+    private static let queryAllowed = CharacterSet(charactersIn: unreserved)
 }

@@ -81,18 +81,16 @@ public struct RetryPolicy: Sendable {
         guard error.code != .cancelled, error.code != .invalidRequest else { return false }
         // A failure inside another (a credential provider's own request) is judged as itself.
         if let nested = error.underlyingError as? HTTPTransportError { return isRetryable(nested) }
-        // Without a `URLError` (AsyncHTTPClient's failures), or with an unknown one (libcurl's connection closed in
-        // the body, mapped to `cannotConnect`), the code stands for its `URLError`.
-        let stand: URLError.Code? =
-            switch error.code {
-            case .cannotConnect: .cannotConnectToHost
-            case .timedOut: .timedOut
-            default: nil
-            }
         let underlying = error.underlyingError.flatMap(HTTPTransportError.urlErrorCode(of:))
         if let underlying, retryableErrorCodes.contains(underlying) { return true }
-        guard underlying == nil || underlying == .unknown, let stand else { return false }
-        return retryableErrorCodes.contains(stand)
+        // Without a `URLError` (AsyncHTTPClient's failures), or with an unknown one (libcurl's connection closed in
+        // the body, mapped to `cannotConnect`), the code stands for its `URLError`.
+        guard underlying == nil || underlying == .unknown else { return false }
+        switch error.code {
+        case .cannotConnect: return retryableErrorCodes.contains(.cannotConnectToHost)
+        case .timedOut: return retryableErrorCodes.contains(.timedOut)
+        default: return false
+        }
     }
 
     /// The wait a response's `Retry-After` asks for: its number of seconds, or its HTTP date minus the response's

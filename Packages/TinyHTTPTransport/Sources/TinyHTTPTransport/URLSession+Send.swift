@@ -63,8 +63,7 @@ extension URLSession: HTTPTransport {
         do {
             if let refusal { throw refusal }
             try request.validate()
-            let refused = foreign.flatMap(SessionDelegate.refusal(of:))
-            if let refused = refused ?? delegate?.refusal {
+            if let refused = foreign.flatMap(SessionDelegate.refusal(of:)) ?? delegate?.refusal {
                 throw HTTPTransportError(mapping: refused, request: request)
             }
         } catch {
@@ -128,14 +127,13 @@ extension URLSession: HTTPTransport {
         #if canImport(FoundationNetworking)
             var request = request
             // libcurl counts whole seconds (0.5 s would time out at once) and FoundationNetworking traps on a timeout
-            // over `Int.max` milliseconds: such a timeout is set again, made one libcurl takes. (Not every timeout:
-            // setting it copies the request, about 0.5 % of a request's instructions.)
+            // over `Int.max` milliseconds: such a timeout is set again, made one libcurl takes. (Only then: setting it
+            // copies the request, about 0.5 % of a request's instructions.)
             var timeout = request.timeoutInterval
             // A request left at the default 60 s takes the configuration's, rounded as TinyKit's sessions round it.
             if timeout == 60, let configured = foreign?.timeoutIntervalForRequest { timeout = configured }
-            if !timeout.isFinite || timeout.rounded(.up) != timeout || timeout > 2_147_483_648 {
-                request.timeoutInterval = SessionDelegate.curlTimeout(timeout)
-            }
+            let curlTimeout = SessionDelegate.curlTimeout(timeout)
+            if curlTimeout != timeout { request.timeoutInterval = curlTimeout }
             // It sends only a lower-case scheme (schemes are case-insensitive: `HTTP://` is `http://`).
             if let url = request.url, let scheme = url.scheme, scheme.utf8.contains(where: { (65...90).contains($0) }),
                 var components = URLComponents(url: url, resolvingAgainstBaseURL: true)

@@ -24,11 +24,10 @@ extension URLSession: HTTPTransport {
                 task.resume()
             }
         } onCancel: {
-            let task = started.withLock { started in
+            started.withLock { started in
                 started.cancelled = true
                 return started.task
-            }
-            task?.cancel()
+            }?.cancel()
         }
     }
 
@@ -118,8 +117,7 @@ extension URLSession: HTTPTransport {
                 return completion(.failure(mapped))
             }
             guard let http = response as? HTTPURLResponse else {
-                let kind = response.map { String(describing: type(of: $0)) } ?? "no response"
-                let message = "expected an HTTP response, got \(kind)"
+                let message = "expected an HTTP response, got \(response.map { "\(type(of: $0))" } ?? "no response")"
                 return completion(.failure(HTTPTransportError(.other, request: request, message: message)))
             }
             completion(.success((data, http)))

@@ -33,9 +33,9 @@
     ///   until the deadline (AsyncHTTPClient's default).
     /// - Redirects are followed by the transport, unless you pass `followsRedirects: false`: up to 20, no cycles; a
     ///   `303`, or a `301`/`302` after `POST`, continues as `GET`; a `304` is returned, whatever its headers. A
-    ///   redirect to another origin (scheme, host or port) goes without the request's `Authorization`,
-    ///   `Proxy-Authorization`, `Cookie` and `Origin` (AsyncHTTPClient's rule), and one to a port over 65535 fails
-    ///   (`.other`). The response carries the final URL.
+    ///   redirect to another origin (scheme, host or port) goes without the request's `Origin` and the credentials
+    ///   `HTTPRedaction.default` hides (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-API-Key`…), as on
+    ///   `URLSessionTransport`, and one to a port over 65535 fails (`.other`). The response carries the final URL.
     /// - Gzip and deflate bodies are decompressed, as `URLSession` does (an empty body marked compressed is an empty
     ///   body). Known issues: a raw deflate body (no zlib header), which `URLSession` decodes, fails (`.other`); a
     ///   body marked `x-gzip` (gzip's old name) is not decoded.
@@ -136,7 +136,7 @@
         /// Sends `outgoing` and, unless `followsRedirects` is off, follows its redirects as `URLSession` does: a
         /// `301`, `302`, `303`, `307` or `308` with a `Location` to an `http` or `https` URL; at most 20, no cycles;
         /// after a `303` (but for `HEAD`), or a `301`/`302` after `POST`, as `GET` without body; to another origin
-        /// without `Authorization`, `Proxy-Authorization`, `Cookie` and `Origin`. Each target is checked as a
+        /// without `Origin` and credentials (`HTTPRedaction.redirect(from:to:drops:)`). Each target is checked as a
         /// request's URL is: AsyncHTTPClient's own following traps on a port over 65535 and follows a `304`.
         ///
         /// - Returns: The last response, and whether it came after a redirect.
@@ -166,10 +166,9 @@
                     (outgoing.method, outgoing.body) = (.GET, nil)
                     for name in ["Content-Length", "Content-Type"] { outgoing.headers.remove(name: name) }
                 }
-                if (from.scheme, from.host, from.port) != (to.scheme, to.host, to.port) {
-                    for name in ["Authorization", "Proxy-Authorization", "Cookie", "Origin"] {
-                        outgoing.headers.remove(name: name)
-                    }
+                for name in Set(outgoing.headers.map(\.name))
+                where HTTPRedaction.redirect(from: from, to: to, drops: name) {
+                    outgoing.headers.remove(name: name)
                 }
                 let next = "\(outgoing.method) \(outgoing.url)"
                 guard !visited.contains(next) else { throw HTTPClientError.redirectCycleDetected }

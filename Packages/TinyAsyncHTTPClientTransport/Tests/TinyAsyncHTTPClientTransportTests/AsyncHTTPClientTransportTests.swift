@@ -411,7 +411,7 @@ import TinyKitTestServer
         func send(_ path: String, _ method: TinyHTTPTransport.HTTPMethod = .put) async throws {
             var request = URLRequest(method: method, url: first.url(path))
             request.httpBody = method == .put ? Data("body".utf8) : nil
-            for name in ["Authorization", "Cookie", "X-Trace"] {
+            for name in ["Authorization", "Cookie", "X-API-Key", "X-Trace"] {
                 request.setValue("v-\(name)", forHTTPHeaderField: name)
             }
             _ = try await AsyncHTTPClientTransport.shared.send(request)
@@ -424,9 +424,10 @@ import TinyKitTestServer
         let here = try #require(first.requests.first { $0.path == "/echo/here" })
         #expect(here.method == "PUT" && here.body == Data("body".utf8))
         #expect(here.header("Authorization") == "v-Authorization" && here.header("Cookie") == "v-Cookie")
+        #expect(here.header("X-API-Key") == "v-X-API-Key")
         let away = try #require(other.requests.first)
         #expect(away.method == "PUT" && away.body == Data("body".utf8) && away.header("X-Trace") == "v-X-Trace")
-        #expect(away.header("Authorization") == nil && away.header("Cookie") == nil)
+        #expect(away.header("Authorization") == nil && away.header("Cookie") == nil && away.header("X-API-Key") == nil)
         #expect(first.requests.last.map { "\($0.method) \($0.path)" } == "HEAD /echo/seen")
     }
 

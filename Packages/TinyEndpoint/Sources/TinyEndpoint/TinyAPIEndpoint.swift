@@ -100,8 +100,7 @@ extension TinyAPIEndpoint {
             throw EndpointError.invalidURL(
                 path, reason: "the path has a \"\(dots)\" segment, which would leave the base URL's path")
         }
-        if !path.isEmpty { components.appendPath(path) }
-        components.appendQueryItems(queryItems ?? [])
+        components.append(path: path, queryItems: queryItems ?? [])
         guard let url = components.url else {
             throw EndpointError.invalidURL(baseURL, reason: "the base URL and path do not form a URL")
         }

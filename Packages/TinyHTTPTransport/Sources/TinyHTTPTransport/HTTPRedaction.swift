@@ -48,6 +48,18 @@ public struct HTTPRedaction: Hashable, Sendable {
         self.queryParameters = Set(queryParameters.map { $0.lowercased() }).union(Self.alwaysSecret.queryParameters)
     }
 
+    /// Whether a redirect from `from` to `to` goes without the request header `name`: `to` is of another origin
+    /// (RFC 6454: scheme, host and port, in any case, a default port the same as none), and `name` is `Origin` or a
+    /// credential ``default`` hides (`Authorization`, `Cookie`, `X-API-Key`…). The rule of both transports.
+    @_spi(TinyKit) public static func redirect(from: URL, to: URL, drops name: String) -> Bool {
+        func origin(_ url: URL) -> (String?, String?, Int?) {
+            let scheme = url.scheme?.lowercased()
+            return (scheme, url.host?.lowercased(), url.port ?? ["http": 80, "https": 443][scheme ?? ""])
+        }
+        let name = name.lowercased()
+        return (name == "origin" || alwaysSecret.headers.contains(name)) && origin(from) != origin(to)
+    }
+
     /// `headers` with every secret value replaced by `***`.
     public func redacted(headers: [String: String]) -> [String: String] {
         Dictionary(

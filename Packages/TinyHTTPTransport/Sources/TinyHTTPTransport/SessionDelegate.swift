@@ -163,12 +163,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             }
             guard let to = next.url, to.isHTTPWithHost else { return completionHandler(nil) }
             if task.currentRequest?.httpMethod == "HEAD" { next.httpMethod = "HEAD" }
-            let credentials = ["Authorization", "Proxy-Authorization", "Cookie", "Origin"]
             let configuration = session.configuration
-            if let from, (from.scheme, from.host, from.port) != (to.scheme, to.host, to.port) {
-                let own = (configuration.httpAdditionalHeaders ?? [:]).keys.map { "\($0)".lowercased() }
-                if credentials.contains(where: { own.contains($0.lowercased()) }) { return completionHandler(nil) }
-                for name in credentials { next.setValue(nil, forHTTPHeaderField: name) }
+            if let from {
+                // A credential of the session's own cannot be taken off: the redirect is returned instead.
+                let own = (configuration.httpAdditionalHeaders ?? [:]).keys.map { "\($0)" }
+                if own.contains(where: { HTTPRedaction.redirect(from: from, to: to, drops: $0) }) {
+                    return completionHandler(nil)
+                }
+                for name in (next.allHTTPHeaderFields ?? [:]).keys
+                where HTTPRedaction.redirect(from: from, to: to, drops: name) {
+                    next.setValue(nil, forHTTPHeaderField: name)
+                }
             }
             if configuration.httpShouldSetCookies, let url = next.url,
                 let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty

@@ -21,7 +21,7 @@ extension URL {
     /// It never fails: should the result not form a URL, it falls back to `appendingPathComponent(_:)`.
     public func appendingRelative(_ path: String) -> URL {
         // A dot segment would climb out of this URL's path: URLSession removes `..`, and a server may read `%2E` as
-        // `.` (RFC 3986 §2.3). Its dots are the text `%2E`, which `appendPath` escapes as `%252E`.
+        // `.` (RFC 3986 §2.3). Its dots are the text `%2E`, which `append(path:)` escapes as `%252E`.
         var path = path
         // By scalars: a combining mark after `/` joins it into one Character, hiding a segment from a Character split.
         let segments = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -30,7 +30,7 @@ extension URL {
                 .joined(separator: "/")
         }
         var components = URLComponents(url: self, resolvingAgainstBaseURL: true)
-        components?.appendPath(path)
+        components?.append(path: path)
         return components?.url ?? appendingPathComponent(path)
     }
 
@@ -43,7 +43,7 @@ extension URL {
     public func appendingQueryItems(_ items: [URLQueryItem]) -> URL {
         guard !items.isEmpty else { return self }
         var components = URLComponents(url: self, resolvingAgainstBaseURL: true)
-        components?.appendQueryItems(items)
+        components?.append(queryItems: items)
         return components?.url ?? self
     }
 
@@ -58,21 +58,19 @@ extension URL {
 }
 
 extension URLComponents {
-    /// Appends a relative path as `URL.appendingRelative(_:)` does, without parsing the URL again.
-    @_spi(TinyKit) public mutating func appendPath(_ path: String) {
-        guard !path.isEmpty else { return }  // no trailing slash added: `/v1` and `/v1/` may be different resources
-        let relative = path.drop { $0 == "/" }
-        // Most paths need no escaping: checking their bytes is far cheaper than encoding them.
-        let encoded =
-            relative.utf8.allSatisfy(Self.pathSafeBytes.contains)
-            ? String(relative) : relative.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed) ?? ""
-        var basePath = percentEncodedPath
-        while basePath.hasSuffix("/") { basePath.removeLast() }
-        percentEncodedPath = basePath + "/" + encoded
-    }
-
-    /// Appends query items as `URL.appendingQueryItems(_:)` does, without parsing the URL again.
-    @_spi(TinyKit) public mutating func appendQueryItems(_ items: [URLQueryItem]) {
+    /// Appends a relative path as `URL.appendingRelative(_:)` does, then query items as `URL.appendingQueryItems(_:)`
+    /// does, without parsing the URL again.
+    @_spi(TinyKit) public mutating func append(path: String = "", queryItems items: [URLQueryItem] = []) {
+        if !path.isEmpty {  // no trailing slash added: `/v1` and `/v1/` may be different resources
+            let relative = path.drop { $0 == "/" }
+            // Most paths need no escaping: checking their bytes is far cheaper than encoding them.
+            let encoded =
+                relative.utf8.allSatisfy(Self.pathSafeBytes.contains)
+                ? String(relative) : relative.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed) ?? ""
+            var basePath = percentEncodedPath
+            while basePath.hasSuffix("/") { basePath.removeLast() }
+            percentEncodedPath = basePath + "/" + encoded
+        }
         guard !items.isEmpty else { return }
         // Query text keeps only RFC 3986's unreserved characters.
         let encode: (String) -> String = { $0.addingPercentEncoding(withAllowedCharacters: Self.queryAllowed) ?? "" }

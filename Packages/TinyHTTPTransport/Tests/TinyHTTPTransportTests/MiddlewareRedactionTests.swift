@@ -67,6 +67,23 @@ import Testing
             HTTPRedaction.default.redacted(headers: [name: "k3y", "Accept": "*/*"]) == [name: "***", "Accept": "*/*"])
     }
 
+    /// Both transports' redirect rule: credentials and `Origin` stay behind only for another origin, which a
+    /// host's case or a spelled-out default port does not make (they made one, and the token was dropped).
+    @Test func aRedirectDropsCredentialsOnlyForAnotherOrigin() throws {
+        let from = try #require(URL(string: "https://api.example.com/a"))
+        func drops(_ name: String, to: String) throws -> Bool {
+            HTTPRedaction.redirect(from: from, to: try #require(URL(string: to)), drops: name)
+        }
+        for name in ["Authorization", "cookie", "X-API-Key", "Origin"] {
+            #expect(try drops(name, to: "https://cdn.example.com/b"))
+            #expect(try drops(name, to: "http://api.example.com/b"))
+            #expect(try drops(name, to: "https://api.example.com:8443/b"))
+            #expect(try !drops(name, to: "https://API.example.com:443/b"))
+            #expect(try !drops(name, to: "HTTPS://api.example.com/b"))
+        }
+        #expect(try !drops("X-Trace", to: "https://cdn.example.com/b"))
+    }
+
     @Test func customNamesGivenInAnyCaseAreSecret() throws {
         let custom = HTTPRedaction(headers: ["X-API-Key"], queryParameters: ["Sig"])
         #expect(custom.redacted(headers: ["x-api-key": "k"]) == ["x-api-key": "***"])

@@ -108,6 +108,8 @@ import Testing
             var request = URLRequest(url: try origin.url("/start"))
             request.setValue("Bearer s3cr3t", forHTTPHeaderField: "Authorization")
             request.setValue("session=s3cr3t", forHTTPHeaderField: "Cookie")
+            // An API key went along until the default redaction (the list of credentials) named it.
+            request.setValue("s3cr3t", forHTTPHeaderField: "X-API-Key")
 
             let (_, response) = try await URLSessionTransport(configuration: .ephemeral).send(request)
 

@@ -142,14 +142,14 @@ public struct FileResponseStore: ResponseStore {
         components?.percentEncodedFragment = nil
         let (sent, shown) = (components?.string ?? url.absoluteString, HTTPRedaction.default.redacted(url: url))
         // The headers `HTTPRedaction.default` hides (`Authorization`, `Cookie`, `X-API-Key`…), in a fixed order.
-        let fields = request.allHTTPHeaderFields ?? [:]
-        let headers = HTTPRedaction.default.redacted(headers: fields).filter { fields[$0.key] != $0.value }.keys
-            .sorted().map { "\($0.lowercased()): \(fields[$0] ?? "")" }
-        let secrets = ([sent == shown ? nil : "URL: \(sent)"] + headers).compactMap { $0 }.joined(separator: "\n")
+        let all = request.allHTTPHeaderFields ?? [:]
+        let hidden = HTTPRedaction.default.redacted(headers: all).filter { all[$0.key] != $0.value }.keys.sorted()
+        func fields(_ names: [String]) -> [String] {  // joined by line breaks, which values sent do not have
+            names.compactMap { name in request.value(forHTTPHeaderField: name).map { "\(name): \($0)" } }
+        }
+        let secrets = ((sent == shown ? [] : ["URL: \(sent)"]) + fields(hidden)).joined(separator: "\n")
         // As in `EndpointRegistry`'s key: an answer in another language or format is another answer, `Vary` or not.
-        let negotiated = ["Accept", "Accept-Language"].compactMap { name in
-            request.value(forHTTPHeaderField: name).map { "\(name): \($0)" }
-        }.joined(separator: "\n")  // values sent have no line breaks
+        let negotiated = fields(["Accept", "Accept-Language"]).joined(separator: "\n")
         let key =  // `v2`: the files of the first key, the URL in clear and no credentials, are never read
             "v2 \(request.httpMethod ?? "GET") \(shown)" + (request.httpBody.map { " body \(hash($0))" } ?? "")
             + (negotiated.isEmpty ? "" : " negotiated \(hash(negotiated.utf8))")

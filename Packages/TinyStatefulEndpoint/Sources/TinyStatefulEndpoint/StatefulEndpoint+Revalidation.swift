@@ -70,13 +70,11 @@ extension Endpoint where A: Sendable {
         // A 304 keeps `kept` undecoded; any other response (or a 304 with nothing kept) goes through the status check
         // and the parse of every load (`Endpoint.result`).
         let confirmed = confirms ? kept : nil
-        var next =
-            try confirmed.map { Kept(value: $0.value, response: $0.response.updated(by: response)) }
-            ?? Kept(value: result(data: body, response: response).get(), response: response)
+        let value = try confirmed.map(\.value) ?? result(data: body, response: response).get()
+        var next = Kept(value: value, response: confirmed?.response.updated(by: response) ?? response)
         // Fresh for `maximumAge`, else as the response says (a 304 that says nothing: as the response it confirms,
         // counted from the 304's `Date`).
-        let lifetime = maximumAge ?? next.response.freshnessLifetime
-        next.staleAt = lifetime.map { now() + $0 }
+        next.staleAt = (maximumAge ?? next.response.freshnessLifetime).map { now() + $0 }
         return (next, confirmed == nil ? body : nil)
     }
 }
@@ -90,20 +88,14 @@ extension HTTPURLResponse {
         let directives = (value(forHTTPHeaderField: "Cache-Control") ?? "").lowercased()
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if directives.contains("no-cache") || directives.contains("no-store") { return .zero }
-        // Looked up only for a lifetime to shorten: most responses say nothing.
-        func age() -> Duration { .seconds(value(forHTTPHeaderField: "Age").flatMap(Self.deltaSeconds) ?? 0) }
-        if let directive = directives.first(where: {
-            $0.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces) == "max-age"
-        }) {
-            // One that is not `max-age=<digits>` is stale (RFC 9111 §4.2.1), as an `Expires` that is not a date.
-            guard directive.hasPrefix("max-age="), let maxAge = Self.deltaSeconds(directive.dropFirst(8)) else {
-                return .zero
-            }
-            return max(.seconds(maxAge) - age(), .zero)
-        }
-        return value(forHTTPHeaderField: "Expires").map { _ in
-            max((duration(untilDateIn: "Expires") ?? .zero) - age(), .zero)
-        }
+        let maxAge = directives.first { $0.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces) == "max-age" }
+        // One that is not `max-age=<digits>` is stale (RFC 9111 §4.2.1), as an `Expires` that is not a date.
+        let lifetime: Duration? =
+            maxAge.map { .seconds($0.hasPrefix("max-age=") ? Self.deltaSeconds($0.dropFirst(8)) ?? 0 : 0) }
+            ?? value(forHTTPHeaderField: "Expires").map { _ in duration(untilDateIn: "Expires") ?? .zero }
+        // `Age` is looked up only for a lifetime to shorten: most responses say nothing.
+        guard let lifetime else { return nil }
+        return max(lifetime - .seconds(value(forHTTPHeaderField: "Age").flatMap(Self.deltaSeconds) ?? 0), .zero)
     }
 
     /// A number of seconds as RFC 9111 §1.2.2 reads it: digits (quoted too, §5.2), 2^31 when too large for an Int64;

@@ -95,7 +95,7 @@ public final class Store<F: Feature>: Observable {
     /// - Returns: A handle to await or cancel the effect and those of the actions it sends back.
     @discardableResult
     public func send(_ action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)? = nil) -> StoreTask {
-        apply(action) { start($0, of: action, catch: handler) } ?? StoreTask(task: nil)
+        StoreTask(task: apply(action) { record($0, of: action, catch: handler, in: chain)?.task })
     }
 
     /// Applies `action` and, before observers hear of the change, `start`s its effect: an action one sends starts its
@@ -136,33 +136,33 @@ public final class Store<F: Feature>: Observable {
         onError(StoreError(action: action, origin: origin, error: error))
     }
 
-    /// Starts `effect` in a task that then runs the effect of the action it sends back, and so on: one task for the
-    /// chain, so that cancelling it takes one step whatever its length, and an effect that ended lets go of what it
-    /// captured. (A task per effect awaiting the next nested them.)
-    private func start(
-        _ effect: EffectWork, of action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?
-    ) -> StoreTask? {
-        guard let operation = begin(effect) else { return nil }
-        let serial = (effects.last?.serial ?? 0) + 1  // unique among the running effects, which are in serial order
-        let task = Task { [weak self, origin = self.origin] in
-            var serial = serial
+    /// The task that runs the effect recorded under `serial`, then the effect of the action it sends back, and so on:
+    /// one task for the chain, so that cancelling it takes one step whatever its length, and an effect that ended lets
+    /// go of what it captured. (A task per effect awaiting the next nested them.)
+    private func chain(from serial: Int) -> Task<Void, Never> {
+        Task { [weak self, origin] in
             // Each operation (and `catch` handler) is read from its record, which its end removes: an effect that
             // ended is let go.
-            while let effect = self?.effects.first(where: { $0.serial == serial }) {
+            var serial: Int? = serial
+            while let running = serial, let effect = self?.effects.first(where: { $0.serial == running }) {
                 let result: Result<F.Action?, any Error>
                 do { result = .success(try await effect.operation() as? F.Action) } catch { result = .failure(error) }
-                guard let next = self?.end(effect, with: result, origin: origin) else { return }
-                serial = next
+                serial = self?.end(effect, with: result, origin: origin)
             }
         }
-        effects.append((action, origin, effect.ids, serial, task, operation, handler))
-        return StoreTask(task: task)
     }
 
-    /// Cancels the effects running under any of `effect`'s ids; returns its operation, `nil` for `.cancel(id:)`.
-    private func begin(_ effect: EffectWork) -> (@Sendable () async throws -> (any Sendable)?)? {
-        for running in effects where running.ids.contains(where: effect.isMarked) { running.task.cancel() }
-        return effect.operation
+    /// Cancels the effects running under any of `work`'s ids; then, unless it is a `.cancel(id:)`, records it, run by
+    /// the task `run` gives for its serial, and returns the record.
+    private func record(
+        _ work: EffectWork, of action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?,
+        in run: (_ serial: Int) -> Task<Void, Never>
+    ) -> RunningEffect? {
+        for running in effects where running.ids.contains(where: work.isMarked) { running.task.cancel() }
+        guard let operation = work.operation else { return nil }
+        let serial = (effects.last?.serial ?? 0) + 1  // unique among the running effects, which are in serial order
+        effects.append((action, origin, work.ids, serial, run(serial), operation, handler))
+        return effects.last
     }
 
     /// Ends an effect: sends back the action it returned, or the `catch` handler's action for its error (an error
@@ -171,26 +171,19 @@ public final class Store<F: Feature>: Observable {
     private func end(
         _ effect: RunningEffect, with result: Result<F.Action?, any Error>, origin: (any Sendable)?
     ) -> Int? {
-        let (action, handler) = (effect.action, effect.handler)
         effects.removeAll { $0.serial == effect.serial }
         self.origin = origin
         var next: F.Action?
         switch result {
         case _ where Task.isCancelled, .failure(is CancellationError): break
         case .success(let action): next = action
-        case .failure(let error) where handler != nil: next = handler?(error)
-        case .failure(let error): report(error, of: action, origin: .effect)
+        case .failure(let error) where effect.handler != nil: next = effect.handler?(error)
+        case .failure(let error): report(error, of: effect.action, origin: .effect)
         }
         defer { onEffectEnd?(next.map { ($0, current) }) }  // once the action sent back has changed the state
         guard let next else { return nil }
-        return apply(next) { work in
-            begin(work).map { operation in
-                let serial = (effects.last?.serial ?? 0) + 1
-                // No `catch` handler: the first action's covers its own effect only.
-                effects.append((next, origin, work.ids, serial, effect.task, operation, nil))
-                return serial
-            }
-        }
+        // No `catch` handler: the first action's covers its own effect only.
+        return apply(next) { work in record(work, of: next, catch: nil) { _ in effect.task }?.serial }
     }
 
     /// A registered callback: the ``StoreObservation`` returned for it, which the store holds weakly.

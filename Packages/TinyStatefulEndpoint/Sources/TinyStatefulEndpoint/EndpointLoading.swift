@@ -104,9 +104,7 @@ extension EndpointLoading {
         endpoint: StatefulEndpoint<A>, activityIndicator: (any ActivityIndicator)? = nil,
         onError: (@MainActor (any Error) -> Void)? = nil, onSuccess: @escaping @MainActor (A) -> Void
     ) -> ObservationToken {
-        observe(endpoint: endpoint, activityIndicator: activityIndicator, onError: onError) { _, value in
-            onSuccess(value)
-        }
+        observe(endpoint: endpoint, activityIndicator: activityIndicator, onError: onError) { onSuccess($1) }
     }
 
     /// Like the overload whose `onSuccess` takes only the value, but hands `self` to `onSuccess`, so the closure

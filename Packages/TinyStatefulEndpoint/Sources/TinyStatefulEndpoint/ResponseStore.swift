@@ -102,9 +102,8 @@ public struct FileResponseStore: ResponseStore {
         let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")?.lowercased() ?? ""
         // Kept by method, URL, body, Accept and Accept-Language (and decompressed): an answer that depends on other
         // request headers could be the wrong one.
-        let varies = (response.value(forHTTPHeaderField: "Vary") ?? "").split(separator: ",").contains {
-            !["accept-encoding", "accept", "accept-language"].contains(
-                $0.trimmingCharacters(in: .whitespaces).lowercased())
+        let varies = (response.value(forHTTPHeaderField: "Vary") ?? "").lowercased().split(separator: ",").contains {
+            !["accept-encoding", "accept", "accept-language"].contains($0.trimmingCharacters(in: .whitespaces))
         }
         guard let (key, file, credentialed) = location(of: request) else { return }
         guard !cacheControl.contains("no-store"), !varies, storesCredentialedRequests || !credentialed else {

@@ -132,8 +132,9 @@ extension APIClientProtocol {
 }
 
 extension JSONEncoder {
-    /// `body` encoded for a tinyAPI client: a failure is a ``TinyAPIError`` that keeps the ``EndpointError``.
+    /// `body` encoded for a tinyAPI client: a failure is a ``TinyAPIError`` that keeps the ``EndpointError`` naming
+    /// the body's type and the coding path.
     func tinyAPIBody<Body: Encodable>(_ body: Body) throws -> Data {
-        do { return try encodeBody(body) } catch { throw TinyAPIError(error) }
+        do { return try encode(body) } catch { throw TinyAPIError(EndpointError.encoding(Body.self, error)) }
     }
 }

@@ -264,20 +264,14 @@ extension JSONDecoder {
 }
 
 extension JSONEncoder {
-    /// A request body and its `Content-Type`: `Data` and `String` as they are (``rawRequestBody(_:)``), any other
-    /// value encoded as JSON. A value that cannot be encoded is no body, `application/json`, and the error, for the
-    /// endpoint to keep as its ``Endpoint/requestError``.
-    /// The body to send for `body`, its content type and the error encoding it failed with; `nil` for a `nil`
-    /// optional, also one passed through generic code as a `B` that is itself optional (`.some(nil)`).
+    /// The body to send for `body` and its `Content-Type`: `Data` and `String` as they are (``rawRequestBody(_:)``),
+    /// any other value encoded as JSON. A value that cannot be encoded is no body, `application/json`, and the error
+    /// naming its type and the coding path, for the endpoint to keep as its ``Endpoint/requestError``. `nil` for a
+    /// `nil` optional, also one passed through generic code as a `B` that is itself optional (`.some(nil)`).
     func requestBody<B: Encodable>(_ body: B?) -> (body: Data?, contentType: ContentType, error: EndpointError?)? {
         guard let body, (body as? any NoneTestable)?.isNone != true else { return nil }
         if let (data, contentType) = rawRequestBody(body) { return (data, contentType, nil) }
-        do { return (try encodeBody(body), .json, nil) } catch { return (nil, .json, error) }
-    }
-
-    /// Encodes a request body, naming its type and the coding path when that fails.
-    func encodeBody<B: Encodable>(_ body: B) throws(EndpointError) -> Data {
-        do { return try encode(body) } catch { throw .encoding(B.self, error) }
+        do { return (try encode(body), .json, nil) } catch { return (nil, .json, .encoding(B.self, error)) }
     }
 }
 

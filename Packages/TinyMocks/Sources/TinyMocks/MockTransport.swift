@@ -69,6 +69,12 @@ public final class MockTransport: HTTPTransport, Sendable {
             .joined(separator: "&")
             return "\(method) \(MockTransport.path(of: path))" + (query.isEmpty ? "" : "?" + query)
         }
+
+        /// Ends the wait for `call`'s answer: delivered, or given back by a cancelled request for the next one.
+        mutating func finish(_ call: Int, givenBack: Bool) {
+            waiting.remove(call)
+            if givenBack { returned.append(call) } else { delivered = max(delivered, call) }
+        }
     }
 
     /// Creates a mock.
@@ -108,10 +114,7 @@ public final class MockTransport: HTTPTransport, Sendable {
 
     /// The decoded segments of a path written as in a URL (`"/users/1"`, `"api/v4"`); a segment that is not valid
     /// percent-encoding of UTF-8 (`jos%E9`) as written.
-    private static func segments(of pattern: String) -> [String] { segments(of: pattern.split(separator: "/")) }
-
-    /// Percent-encoded segments decoded, or kept as written where that is not UTF-8 (`%E9`).
-    private static func segments(of written: [Substring]) -> [String] { written.map(decoded) }
+    private static func segments(of pattern: String) -> [String] { pattern.split(separator: "/").map(decoded) }
 
     /// Percent-encoded text decoded, or kept as written where that is not UTF-8 (`%E9`).
     private static func decoded(_ written: some StringProtocol) -> String {
@@ -180,7 +183,7 @@ public final class MockTransport: HTTPTransport, Sendable {
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
             // Decoded, or as written where that is not UTF-8 (`%E9`): as `register` keeps a route's path.
             let written = (components?.percentEncodedPath ?? url.path).split(separator: "/")
-            var path = Self.segments(of: written)
+            var path = written.map(Self.decoded)
             let base = path.starts(with: basePath) ? basePath.count : 0
             path.removeFirst(base)
             // Answers are taken in the order requests arrive, whatever their delays.
@@ -192,20 +195,10 @@ public final class MockTransport: HTTPTransport, Sendable {
                 try await wait(route?.delay ?? delay, for: request)
             } catch let error as CancellationError {
                 // A request cancelled while it waits uses up no answer: the next request gets it.
-                if let route {
-                    state.withLock {
-                        $0.routes[route.index].waiting.remove(route.call)
-                        $0.routes[route.index].returned.append(route.call)
-                    }
-                }
+                if let route { state.withLock { $0.routes[route.index].finish(route.call, givenBack: true) } }
                 throw error
             }
-            if let route {
-                state.withLock {
-                    $0.routes[route.index].waiting.remove(route.call)
-                    $0.routes[route.index].delivered = max($0.routes[route.index].delivered, route.call)
-                }
-            }
+            if let route { state.withLock { $0.routes[route.index].finish(route.call, givenBack: false) } }
             switch response {
             case .failure(let error):
                 throw error

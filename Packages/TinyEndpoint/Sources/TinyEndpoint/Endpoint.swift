@@ -64,8 +64,7 @@ public struct Endpoint<A>: Sendable {
     /// }
     /// ```
     public func compactMap<B>(_ transform: @escaping @Sendable (A) -> Result<B, any Error>) -> Endpoint<B> {
-        let parse = self.parse
-        var mapped = Endpoint<B>(request: request, expectedStatusCode: expectedStatusCode) { data, response in
+        var mapped = Endpoint<B>(request: request, expectedStatusCode: expectedStatusCode) { [parse] data, response in
             parse(data, response).flatMap(transform)
         }
         mapped.requestError = requestError

@@ -63,10 +63,8 @@ public final class MockTransport: HTTPTransport, Sendable {
 
         /// The route as `"GET /users"` or `"GET /search?q=swift"`, a `%`, `&`, `=` or `#` in a name or value escaped.
         var label: String {
-            let query = query.map {
-                "\(MockTransport.shown($0.name, escaping: "&=#"))=\(MockTransport.shown($0.value, escaping: "&=#"))"
-            }
-            .joined(separator: "&")
+            let query = query.map { "\(shown($0.name, escaping: "&=#"))=\(shown($0.value, escaping: "&=#"))" }
+                .joined(separator: "&")
             return "\(method) \(MockTransport.path(of: path))" + (query.isEmpty ? "" : "?" + query)
         }
 

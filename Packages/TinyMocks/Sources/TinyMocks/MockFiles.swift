@@ -57,7 +57,7 @@ public struct MockFiles: Sendable {
             }
             return decoded
         }
-        return try fileName(for: method, segments: segments, path: path)
+        return try fileName(for: method, segments: segments, path: pathOnly)
     }
 
     /// The characters of an HTTP method token (RFC 9110), lower-cased.

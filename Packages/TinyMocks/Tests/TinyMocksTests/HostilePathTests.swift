@@ -72,6 +72,21 @@ import TinyHTTPTransport
         }
     }
 
+    /// Every refusal names the path without its query, as the percent-encoding one did: a dot segment, a method that
+    /// is not a token and a too-long name put the query (and a token in it) into the message.
+    @Test(arguments: [
+        ("/a/../b", HTTPMethod.get), ("/b", HTTPMethod(rawValue: "BAD METHOD")),
+        ("/" + String(repeating: "x", count: 300), .get),
+    ])
+    func aRefusalNamesThePathWithoutItsQuery(path: String, method: HTTPMethod) throws {
+        let error = try #require(throws: MockError.self) {
+            try MockFiles.fileName(for: method, path: path + "?token=s3cret#top")
+        }
+        #expect(!"\(error)".contains("s3cret"), "\(error)")
+        guard case .unsafePath(let named, _) = error else { return }
+        #expect(path.hasPrefix(named.prefix { $0 != "…" }))
+    }
+
     /// README ("File names") and `MockFiles`: invalid percent-encoding is refused with `MockError.unsafePath`
     /// (`invalidRequest`), and `MockFiles.fileName(for:path:)` names the file that answers. `send(_:)` keeps a
     /// segment that is not UTF-8 (`jos%E9`) as written, for routes, and then looks for a file under that text with its

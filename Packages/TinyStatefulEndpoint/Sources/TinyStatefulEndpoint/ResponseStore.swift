@@ -34,12 +34,13 @@ public protocol ResponseStore: Sendable {
 ///   other than `Accept-Encoding`, `Accept` and `Accept-Language`, which are part of its key), and neither is the
 ///   response to a request that carries credentials (a header or query parameter `HTTPRedaction.default` hides, such
 ///   as `Authorization`, `Cookie`, `X-API-Key` or `api_key`, a password or a user name as a token in its URL) unless
-///   `storesCredentialedRequests` is set: private
-///   data stays off the disk unless you say otherwise. Stored, such a response is kept per credential (a 64-bit hash of
-///   them is part of its key, the credentials themselves are not written: a short password could be found from the
-///   hash, a token not), so one user's answer is never restored for another. (A credential the transport adds later,
-///   such as the authorization middleware's, is not seen here: give such an API a store per signed-in user, or
-///   none.) A response's `Set-Cookie` is never written.
+///   `storesCredentialedRequests` is set: private data stays off the disk unless you say otherwise. Stored, such a
+///   response is kept per credential (a 64-bit hash of them is part of its key, the credentials themselves are not
+///   written: a short password could be found from the hash, a token not), so one user's answer is never restored for
+///   another. (A credential the transport adds later, such as the authorization middleware's, is not seen here: give
+///   such an API a store per signed-in user, or none.) A response's `Set-Cookie` is never written.
+/// - A `304` hands the stored body back with the `304`'s header fields (RFC 9111 §4.3.4): a `304` that says
+///   `no-store` removes the file.
 /// - A response it does not write removes the file of the answer before it, which is no longer the latest: no
 ///   launch offers it again.
 public struct FileResponseStore: ResponseStore {

@@ -57,7 +57,7 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
             "could not decode \(type) at \(codingPath): \(Self.context(of: underlying).message)"
         case .encodingFailed(let type, let codingPath, let underlying):
             "could not encode the request body \(type) at \(codingPath): \(Self.context(of: underlying).message)"
-        case .invalidURL(let url, let reason): "invalid URL \"\(Self.shown(url))\": \(reason)"
+        case .invalidURL(let url, let reason): "invalid URL \(Self.quoted(Self.shown(url))): \(reason)"
         case .notHTTPResponse: "the response is not an HTTP response"
         case .unexpectedBody(let body): "expected an empty response, got \(body.count) bytes"
         case .unexpectedContentType(let contentType, _): "expected a JSON response, got Content-Type \"\(contentType)\""
@@ -83,15 +83,26 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
         .encodingFailed(type: "\(type)", codingPath: codingPath(of: error), underlying: error)
     }
 
-    /// The coding path of a `DecodingError` or `EncodingError` as `a.b[2].c`, or `(top level)`.
+    /// The coding path of a `DecodingError` or `EncodingError` as `a.b[2].c`, or `(top level)`. A key that is empty
+    /// or holds `.`, `[`, `]`, `"`, `\`, a control character or a line separator is quoted and escaped
+    /// (`["a.b"].c`): it would read as another path, or break the message's line.
     static func codingPath(of error: any Error) -> String {
         let path = context(of: error).codingPath.reduce(into: "") { text, key in
             // An array position is the coders' "Index n" key; a dictionary key that reads as a number ("42", "007")
             // has an `intValue` too, but is a name.
             let index = key.intValue.flatMap { key.stringValue == "Index \($0)" ? $0 : nil }
-            text += index.map { "[\($0)]" } ?? (text.isEmpty ? "" : ".") + key.stringValue
+            let (name, quoted) = (key.stringValue, Self.quoted(key.stringValue))
+            let plain = !name.isEmpty && quoted.dropFirst().dropLast() == name && !name.contains(where: ".[]".contains)
+            text += index.map { "[\($0)]" } ?? (plain ? (text.isEmpty ? "" : ".") + name : "[\(quoted)]")
         }
         return path.isEmpty ? "(top level)" : path
+    }
+
+    /// `text` in double quotes on one line: its quotes and backslashes escaped, and what a body preview escapes
+    /// (control characters, line separators).
+    static func quoted(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"" + (escaped.isEmpty ? "" : HTTPRedaction.preview(of: Data(escaped.utf8), limit: .max)) + "\""
     }
 
     /// The coding path of a `DecodingError` or `EncodingError` (empty for other errors), and the coder's own message

@@ -78,9 +78,11 @@ extension TinyAPIEndpoint {
 
     /// ``makeRequest()`` with ``body`` read already.
     func makeRequest(body read: Result<Data?, any Error>) throws -> URLRequest {
-        guard var components = URLComponents(string: baseURL), components.scheme != nil,
-            components.host?.isEmpty == false
-        else {
+        guard var components = URLComponents(string: baseURL) else {
+            // A stray space or line feed (a value read from a file) is the usual cause.
+            throw EndpointError.invalidURL(baseURL, reason: "the base URL is not a valid URL")
+        }
+        guard components.scheme != nil, components.host?.isEmpty == false else {
             throw EndpointError.invalidURL(baseURL, reason: "the base URL needs a scheme and a host")
         }
         if let port = components.port, !(0...65_535).contains(port) {

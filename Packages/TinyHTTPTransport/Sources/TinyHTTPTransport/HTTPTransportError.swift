@@ -136,8 +136,8 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         return try decoder.decode(type, from: body)
     }
 
-    /// One line saying what happened: the category, the request's method and URL, the attempts, the status, the
-    /// detail, a preview of the body and the underlying error, for example
+    /// One line saying what happened: the category, the request's method and URL (and the URL that answered, after a
+    /// redirect), the attempts, the status, the detail, a preview of the body and the underlying error, for example
     /// `HTTP request unacceptable status 404: GET https://api.example.com/users/7, body: {"error":"not found"}`.
     ///
     /// Secret query parameters and a URL's user name and password are redacted with
@@ -150,7 +150,13 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     /// ``description``, with the secrets that `redaction` names redacted from the URL.
     public func description(redacting redaction: HTTPRedaction) -> String {
         var text = "HTTP request \(code)"
-        if let request { text += ": " + redaction.summary(of: request) }
+        if let request {
+            text += ": " + redaction.summary(of: request)
+            // After a redirect, the status is another URL's.
+            if let answered = response?.url, answered.absoluteString != request.url?.absoluteString {
+                text += ", answered by \(redaction.redacted(url: answered))"
+            }
+        }
         if attempts > 1 { text += ", after \(attempts) attempts" }
         if let response, code != .unacceptableStatus(response.statusCode) { text += ", status \(response.statusCode)" }
         if let message { text += " (\(HTTPRedaction.oneLine(message)))" }
@@ -167,8 +173,11 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         -> String
     {
         if let nested = error as? HTTPTransportError { return nested.description(redacting: redaction) }
-        // On one line: the text of another library's error may hold line breaks.
-        guard let code = urlErrorCode(of: error) else { return HTTPRedaction.oneLine(String(describing: error)) }
+        // Another library's error by its `errorDescription` where it has one (an `EndpointError`'s holds no body, its
+        // `description` a token endpoint's), on one line: its text may hold line breaks.
+        guard let code = urlErrorCode(of: error) else {
+            return HTTPRedaction.oneLine((error as? any LocalizedError)?.errorDescription ?? String(describing: error))
+        }
         let reason = (error as NSError).userInfo[NSLocalizedDescriptionKey] as? String
         return "URLError \(code.rawValue)" + (reason.map { " (\(HTTPRedaction.oneLine($0)))" } ?? "")
     }

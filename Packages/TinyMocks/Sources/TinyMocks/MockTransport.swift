@@ -266,12 +266,15 @@ public final class MockTransport: HTTPTransport, Sendable {
         "/" + segments.map { shown($0, escaping: "/?#") }.joined(separator: "/")
     }
 
-    /// Decoded text for a message: its `%` and the `characters` percent-encoded, so that it reads as no other text.
-    /// Text that does not decode (kept as written, `%E9`) keeps its `%`.
+    /// Decoded text for a message: its `%` and the `characters` percent-encoded, so that it reads as no other text,
+    /// and control characters and line separators, so that it stays on one line. Text that does not decode (kept as
+    /// written, `%E9`) keeps its `%`.
     static func shown(_ text: String, escaping characters: String) -> String {
-        (text.removingPercentEncoding == nil ? characters : "%" + characters).reduce(text) {
-            $0.replacingOccurrences(of: String($1), with: "%" + String(format: "%02X", $1.asciiValue ?? 0))
-        }
+        let escaped = (text.removingPercentEncoding == nil ? characters : "%" + characters) + "\u{2028}\u{2029}"
+        return text.unicodeScalars.map { scalar in
+            escaped.unicodeScalars.contains(scalar) || scalar.properties.generalCategory == .control
+                ? String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined() : String(scalar)
+        }.joined()
     }
 
     /// The mock file's contents as a 200 response; `written` is the path's segments as sent, after the base path.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An error a ``Store`` reports: a reducer rejected an action, or an effect failed and no `catch` handled it.
 ///
 /// The store passes it to its ``Store/onError`` handler; nothing is swallowed silently.
@@ -16,6 +18,12 @@ public struct StoreError<Action: Sendable>: Error, CustomStringConvertible {
     /// The error thrown.
     public var error: any Error
 
-    /// For example `The reducer threw for action increment: invalidTransition`.
-    public var description: String { "The \(origin) threw for action \(action): \(error)" }
+    /// For example `The reducer threw for action increment: invalidTransition`. A Foundation error (a `URLError`
+    /// that `URLSession` threw in an effect) is told by its domain, code and sentence: its whole dump holds its
+    /// `userInfo`, the failing URL with its secrets.
+    public var description: String {
+        let (nsError, foundation) = (error as NSError, error is URLError || type(of: error) is NSError.Type)
+        let shown = foundation ? "\(nsError.domain) \(nsError.code) (\(nsError.localizedDescription))" : "\(error)"
+        return "The \(origin) threw for action \(action): \(shown)"
+    }
 }

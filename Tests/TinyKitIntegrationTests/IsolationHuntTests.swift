@@ -454,4 +454,80 @@ import TinyStoreTesting
         await left.send(.start(1)).finish()
         #expect(left.state.log == [-2, 1] && right.state.log == [])
     }
+
+    // MARK: A shared refresh, callers cancelled at random
+
+    /// Answers `401` unless the request carries the credential `new`.
+    struct Gatekeeper: HTTPTransport {
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            try? await Task.sleep(for: .microseconds(200))
+            let status = request.value(forHTTPHeaderField: "Authorization") == "new" ? 200 : 401
+            guard let url = request.url,
+                let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: nil)
+            else { throw HTTPTransportError(.invalidRequest, request: request) }
+            return (Data("{}".utf8), response)
+        }
+    }
+
+    /// Hands out `old` until refreshed, then `new`; counts its refreshes.
+    final class Provider: CredentialProvider {
+        let state = Locked((token: "old", refreshes: 0))
+
+        func credential() async throws -> String? { state.withLock { $0.token } }
+
+        func refreshCredential(rejected: String?) async throws -> String {
+            try? await Task.sleep(for: .milliseconds(5))
+            return state.withLock { state in
+                state.refreshes += 1
+                state.token = "new"
+                return state.token
+            }
+        }
+    }
+
+    /// 200 requests refused with the old credential, half of them cancelled at random: the one refresh goes on for the
+    /// others, each of which then succeeds.
+    @Test func authorizationRefreshSurvivesCallersCancelledAtRandom() async throws {
+        let url = try #require(Self.mockURL)
+        let provider = Provider()
+        let transport = Gatekeeper().with(.authorization(provider))
+        let outcomes = try await Self.race { _ in _ = try await transport.load(Self.plain(url)) }
+        #expect(outcomes.filter { $0 != .value && $0 != .cancelled } == [])
+        #expect(outcomes.enumerated().allSatisfy { $0.offset.isMultiple(of: 2) || $0.element == .value })
+        #expect(provider.state.withLock { $0.refreshes } == 1)
+    }
+
+    // MARK: Streams end with their object
+
+    /// `StatefulEndpoint.states` and `Store.states` end when the object is released, and when the iterating task is
+    /// cancelled: no iteration hangs.
+    @MainActor @Test func stateStreamsEndWithTheirObjectOrTheirTask() async throws {
+        let url = try #require(Self.mockURL)
+        let endpointStates: AsyncStream<RequestState<Probe>>
+        let storeStates: AsyncStream<LogFeature.State>
+        do {  // released at the end of this block
+            let stateful = StatefulEndpoint(endpoint: Self.plain(url), transport: Self.mock())
+            let store = Store<LogFeature>()
+            (endpointStates, storeStates) = (stateful.states, store.states)
+        }
+        let endpointIteration = Task { () -> Int in
+            var count = 0
+            for await _ in endpointStates { count += 1 }
+            return count
+        }
+        let storeIteration = Task { () -> Int in
+            var count = 0
+            for await _ in storeStates { count += 1 }
+            return count
+        }
+        #expect(await endpointIteration.value == 1)
+        #expect(await storeIteration.value == 1)
+
+        let kept = Store<LogFeature>()
+        let cancelled = Task { for await _ in kept.states {} }
+        await Task.yield()
+        cancelled.cancel()
+        await cancelled.value
+        kept.send(.start(0)).cancel()
+    }
 }

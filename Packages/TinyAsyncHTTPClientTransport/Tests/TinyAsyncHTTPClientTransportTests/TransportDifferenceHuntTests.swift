@@ -13,8 +13,8 @@ import TinyKitTestServer
 /// for the other: the same legal but unusual server behaviour sent through both. (Response heads that only
 /// FoundationNetworking misreads are in the root package's `TransportDifferenceHuntTests`.)
 @Suite(.timeLimit(.minutes(1))) struct TransportDifferenceHuntTests {
-    /// Sends `request` (a `GET` of `/differences` when `nil`) through a new transport of `kind` to a raw server that
-    /// answers every connection with `reply`.
+    /// What a `method` request of `/differences` (a `POST` with a body) gets through a new transport of `kind` from a
+    /// raw server that answers every connection with `reply`.
     private func outcome(
         of reply: String, through kind: TransportUnderTest, method: String = "GET"
     ) async throws -> Result<(Data, HTTPURLResponse), any Error> {

@@ -41,6 +41,8 @@
     ///   body marked `x-gzip` (gzip's old name) is not decoded.
     /// - The body is read into memory up to ``maximumResponseBodySize`` bytes, after decompression; a larger one
     ///   fails with the response head in the error instead of exhausting memory.
+    /// - Known issue (AsyncHTTPClient): a status line under `100` (`HTTP/1.1 099`) followed by a body stops the process
+    ///   in its state machine ("How can we receive a response body, if we haven't received a head").
     ///
     /// The failing at once and the decompression are settings of ``sharedClient`` (see
     /// `HTTPClient.Configuration.tinyKit`). A client you configure yourself does what its configuration says: start
@@ -153,7 +155,7 @@
                 guard followsRedirects, [301, 302, 303, 307, 308].contains(status.code),
                     let location = response.headers.first(name: "Location"), let from = URL(string: outgoing.url),
                     let to = URL(string: location, relativeTo: from)?.absoluteURL,
-                    ["http", "https"].contains(to.scheme?.lowercased())
+                    ["http", "https"].contains(to.scheme?.lowercased()), to.host?.isEmpty == false
                 else { return (response, !visited.isEmpty) }
                 if visited.isEmpty { visited.append("\(first.method) \(first.url)") }
                 guard visited.count <= 20 else { throw HTTPClientError.redirectLimitReached }
@@ -315,8 +317,8 @@
         }
 
         /// The Foundation form of a response head. Repeated header fields, whatever the case of their names, are
-        /// joined with `", "` in the order they came, under the first one's spelling, as URLSession does; repeated
-        /// `Set-Cookie` fields too, which `HTTPCookie.cookies(withResponseHeaderFields:for:)` splits back into one
+        /// joined with `", "` in the order they came, under the first one's spelling, as Apple's URLSession does
+        /// (FoundationNetworking joins only fields spelled alike); repeated `Set-Cookie` fields too, which `HTTPCookie.cookies(withResponseHeaderFields:for:)` splits back into one
         /// cookie each.
         static func httpURLResponse(
             for response: HTTPClientResponse, request: URLRequest, redirected: Bool = false

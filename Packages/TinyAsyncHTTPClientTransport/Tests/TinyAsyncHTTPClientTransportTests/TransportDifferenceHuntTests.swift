@@ -43,13 +43,9 @@ import TinyKitTestServer
 
         let result = try await outcome(of: reply, through: kind)
 
-        try withKnownIssue("AsyncHTTPClientTransport follows a Location without a host and fails as invalidRequest") {
-            let (body, response) = try result.get()
-            #expect(response.statusCode == 302)
-            #expect(String(decoding: body, as: UTF8.self) == "moved")
-        } when: {
-            kind == .asyncHTTPClient
-        }
+        let (body, response) = try result.get()
+        #expect(response.statusCode == 302)
+        #expect(String(decoding: body, as: UTF8.self) == "moved")
     }
 
     /// RFC 9110 §5.5: "a field value does not include leading or trailing whitespace … parsing implementations MUST

@@ -33,10 +33,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     #if canImport(FoundationNetworking)
         /// A timeout libcurl takes as meant: it counts whole seconds (0.5 s would time out at once), so rounded up, a
-        /// timeout never comes early; FoundationNetworking traps on one over `Int.max` milliseconds, so infinity (of
-        /// either sign), NaN and anything over 2^31 s (68 years) are 2^31 s.
+        /// timeout never comes early; FoundationNetworking traps on one over `Int.max` milliseconds, and times out at
+        /// once with 0 or less, so infinity (of either sign), NaN, 0 or less (no deadline, as on the other transports)
+        /// and anything over 2^31 s (68 years) are 2^31 s.
         static func curlTimeout(_ seconds: TimeInterval) -> TimeInterval {
-            seconds.isFinite ? min(seconds.rounded(.up), 2_147_483_648) : 2_147_483_648
+            seconds.isFinite && seconds > 0 ? min(seconds.rounded(.up), 2_147_483_648) : 2_147_483_648
         }
     #endif
 

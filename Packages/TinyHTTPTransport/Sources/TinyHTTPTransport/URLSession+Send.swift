@@ -106,11 +106,16 @@ extension URLSession: HTTPTransport {
                     // told from its other errors only by that text (all are URLError -1; a completion handler gets no
                     // head with it): the connection closed in the body, which Apple platforms report as
                     // networkConnectionLost, AsyncHTTPClient as a closed one.
-                    if code == .unknown,
-                        (error as NSError).localizedDescription.hasPrefix("transfer closed with")
-                    {
+                    let text = code == .unknown ? (error as NSError).localizedDescription : ""
+                    if text.hasPrefix("transfer closed with") {
                         mapped.code = .cannotConnect
                         mapped.message = "the server closed the connection before the response was complete"
+                    }
+                    // libcurl's "Failed writing header": FoundationNetworking refused a field line of the head, some
+                    // of them legal (RFC 9112 §5: `Name:value`, a value of whitespace alone, a byte over 0x7F).
+                    if text.hasPrefix("Failed writing header") {
+                        mapped.message =
+                            "FoundationNetworking could not read a field line of the response head (AsyncHTTPClient can)"
                     }
                 #endif
                 if sentTask.cancelled { mapped.code = .cancelled }

@@ -47,9 +47,13 @@ import Foundation
 ///   platforms every challenge gets the default handling, so the `401` arrives with its body. Credentials from
 ///   `URLCredentialStorage` are not used on Linux: send an `Authorization` header instead.
 ///
-/// Known issue (FoundationNetworking, Linux): a server that closes the connection in the middle of the response head
-/// stops the process ("Transfer completed, but there's no response"), whatever sends through `URLSession`. Where a
-/// hostile server is possible (a server process calling others), prefer `AsyncHTTPClientTransport`. Known issue
+/// Known issues (FoundationNetworking, Linux): a server that closes the connection in the middle of the response head,
+/// or sends a trailer field after a chunked body, stops the process ("Transfer completed, but there's no response"),
+/// whatever sends through `URLSession`. Where a hostile server is possible (a server process calling others), prefer
+/// `AsyncHTTPClientTransport`. Some legal field lines fail the response (`Name:value` without a space, a value of
+/// whitespace alone, a byte over 0x7F: code `other`, its message says so); fields repeated in another case
+/// (`X-Tag` and `x-tag`) are not joined, and of `Set-Cookie` and `set-cookie` one is lost; of two different
+/// `Content-Length`s the last frames the body. Known issue
 /// (Linux): inside a completion handler of its session, `OperationQueue.current` is not the session's
 /// `delegateQueue`.
 ///

@@ -130,8 +130,22 @@ import TinyKitTestServer
             try await URLSessionTransport(configuration: .ephemeral).send(request)
         }
         let landed = try #require(attacker.requests.first)
+        // One API key's stored answer, restored for a request with another key.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sec-hunt-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory, log: { _ in })
+        let url = try #require(URL(string: "https://maps.example.com/places"))
+        var first = URLRequest(url: url)
+        first.setValue("key-of-ada", forHTTPHeaderField: "X-Goog-Api-Key")
+        var second = first
+        second.setValue("key-of-bob", forHTTPHeaderField: "X-Goog-Api-Key")
+        let response = try #require(
+            HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:]))
+        await store.save(Data("ada's places".utf8), response, for: first)
+        let restored = await store.restore(for: second) { body, _ in String(decoding: body, as: UTF8.self) }
 
         withKnownIssue("X-Amz-Security-Token and X-Goog-Api-Key headers are neither redacted nor dropped") {
+            #expect(restored == nil, "restored for another key: \(String(describing: restored))")
             for name in names {
                 #expect(redacted[name] == "***", "\(name) printed")
                 #expect(landed.header(name) == nil, "\(name) sent to another origin")

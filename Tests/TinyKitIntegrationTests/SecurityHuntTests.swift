@@ -69,10 +69,8 @@ import TinyKitTestServer
         }
         let filePermissions = try permissions(directory.appendingPathComponent(file).path)
         let directoryPermissions = try permissions(directory.path)
-        withKnownIssue("FileResponseStore writes a credentialed response world-readable (the umask's 0644 / 0755)") {
-            #expect(filePermissions & 0o077 == 0, "the file is \(String(filePermissions, radix: 8))")
-            #expect(directoryPermissions & 0o077 == 0, "the directory is \(String(directoryPermissions, radix: 8))")
-        }
+        #expect(filePermissions & 0o077 == 0, "the file is \(String(filePermissions, radix: 8))")
+        #expect(directoryPermissions & 0o077 == 0, "the directory is \(String(directoryPermissions, radix: 8))")
     }
 
     // MARK: - Credentials sent to another origin
@@ -100,9 +98,7 @@ import TinyKitTestServer
 
         #expect(api.requests.first?.header("Private-Token") == "s3cr3t-token")  // sent where it belongs
         let landed = try #require(attacker.requests.first)
-        withKnownIssue("the authorization middleware's custom header goes along to another origin") {
-            #expect(landed.header("Private-Token") == nil)
-        }
+        #expect(landed.header("Private-Token") == nil)
     }
 
     /// `HTTPRedaction.default` names `X-Amz-Security-Token` and Google's `key` as secrets in a query
@@ -144,12 +140,10 @@ import TinyKitTestServer
         await store.save(Data("ada's places".utf8), response, for: first)
         let restored = await store.restore(for: second) { body, _ in String(decoding: body, as: UTF8.self) }
 
-        withKnownIssue("X-Amz-Security-Token and X-Goog-Api-Key headers are neither redacted nor dropped") {
-            #expect(restored == nil, "restored for another key: \(String(describing: restored))")
-            for name in names {
-                #expect(redacted[name] == "***", "\(name) printed")
-                #expect(landed.header(name) == nil, "\(name) sent to another origin")
-            }
+        #expect(restored == nil, "restored for another key: \(String(describing: restored))")
+        for name in names {
+            #expect(redacted[name] == "***", "\(name) printed")
+            #expect(landed.header(name) == nil, "\(name) sent to another origin")
         }
     }
 

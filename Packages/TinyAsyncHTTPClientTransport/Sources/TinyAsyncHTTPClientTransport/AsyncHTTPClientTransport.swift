@@ -34,8 +34,9 @@
     /// - Redirects are followed by the transport, unless you pass `followsRedirects: false`: up to 20, no cycles; a
     ///   `303`, or a `301`/`302` after `POST`, continues as `GET`; a `304` is returned, whatever its headers. A
     ///   redirect to another origin (scheme, host or port) goes without the request's `Origin` and the credentials
-    ///   `HTTPRedaction.default` hides (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-API-Key`…), as on
-    ///   `URLSessionTransport`, and one to a port over 65535 fails (`.other`). The response carries the final URL.
+    ///   `HTTPRedaction.default` hides (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-API-Key`…) or that read as
+    ///   credentials by name (`Private-Token`), as on `URLSessionTransport`, and one to a port over 65535 fails
+    ///   (`.other`). The response carries the final URL.
     /// - Gzip and deflate bodies are decompressed, as `URLSession` does (an empty body marked compressed is an empty
     ///   body). Known issues: a raw deflate body (no zlib header), which `URLSession` decodes, fails (`.other`); a
     ///   body marked `x-gzip` (gzip's old name) is not decoded.

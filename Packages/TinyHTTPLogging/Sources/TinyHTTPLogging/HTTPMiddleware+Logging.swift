@@ -107,9 +107,10 @@
     private func details(_ headers: [AnyHashable: Any], _ body: Data?, _ redaction: HTTPRedaction) -> Logger.Metadata {
         // A URL with a query, user or fragment in a value (`Location`, each `<…>` of `Link`, `Refresh`'s `url=…`) is
         // redacted as the request's is.
-        // A word that is not a URL with a scheme or a path (`#fff`, `"v1#2"`) is kept as it came.
+        // A word that is not a URL with a scheme, a path or a query (`#fff`, `"v1#2"`) is kept as it came; a relative
+        // one with a query (`callback?access_token=…`) is redacted.
         func redactingURL(_ text: some StringProtocol) -> String {
-            guard let url = URL(string: String(text)), url.scheme != nil || text.hasPrefix("/"),
+            guard let url = URL(string: String(text)), url.scheme != nil || text.hasPrefix("/") || url.query != nil,
                 url.query != nil || url.user != nil || url.fragment != nil
             else { return String(text) }
             let redacted = redaction.redacted(url: url)

@@ -22,7 +22,10 @@ public struct HTTPRedaction: Hashable, Sendable {
 
     /// The headers and query parameters that are secret in every redaction: credentials, cookies and tokens.
     private static let alwaysSecret: (headers: Set<String>, queryParameters: Set<String>) = (
-        ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token"],
+        [
+            "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token",
+            "x-goog-api-key", "x-amz-security-token",
+        ],
         [
             "access_token", "refresh_token", "id_token", "client_secret", "api_key", "apikey", "key", "token",
             "password", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
@@ -32,7 +35,8 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// What a secret value is replaced with: `***`.
     static let placeholder = "***"
 
-    /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`, `API-Key` and `X-Auth-Token`; the
+    /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`, `API-Key`, `X-Auth-Token`,
+    /// `X-Goog-Api-Key` and `X-Amz-Security-Token`; the
     /// query parameters `access_token`, `refresh_token`, `id_token`, `client_secret`, `api_key`, `apikey`, `key`
     /// (Google's API keys), `token`, `password`, `signature` and the credentials of an S3 presigned URL
     /// (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`); the user name and password of a URL's
@@ -49,15 +53,18 @@ public struct HTTPRedaction: Hashable, Sendable {
     }
 
     /// Whether a redirect from `from` to `to` goes without the request header `name`: `to` is of another origin
-    /// (RFC 6454: scheme, host and port, in any case, a default port the same as none), and `name` is `Origin` or a
-    /// credential ``default`` hides (`Authorization`, `Cookie`, `X-API-Key`…). The rule of both transports.
+    /// (RFC 6454: scheme, host and port, in any case, a default port the same as none), and `name` is `Origin`, a
+    /// credential ``default`` hides (`Authorization`, `Cookie`, `X-API-Key`…), or a name that reads as one (it holds
+    /// `auth`, `token`, `key`, `secret`, `session` or `password`: an API's own credential header, such as the
+    /// authorization middleware's `Private-Token`). The rule of both transports.
     @_spi(TinyKit) public static func redirect(from: URL, to: URL, drops name: String) -> Bool {
         func origin(_ url: URL) -> (String?, String?, Int?) {
             let scheme = url.scheme?.lowercased()
             return (scheme, url.host?.lowercased(), url.port ?? ["http": 80, "https": 443][scheme ?? ""])
         }
         let name = name.lowercased()
-        return (name == "origin" || alwaysSecret.headers.contains(name)) && origin(from) != origin(to)
+        let credential = ["auth", "token", "key", "secret", "session", "password"].contains { name.contains($0) }
+        return (name == "origin" || credential || alwaysSecret.headers.contains(name)) && origin(from) != origin(to)
     }
 
     /// `headers` with every secret value replaced by `***`.

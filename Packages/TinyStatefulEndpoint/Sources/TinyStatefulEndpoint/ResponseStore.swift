@@ -28,7 +28,8 @@ public protocol ResponseStore: Sendable {
 /// let todos = StatefulEndpoint(endpoint: api.todos(), store: FileResponseStore(directory: caches))
 /// ```
 ///
-/// - Writes are atomic (a new file replaces the old one whole), so a crash never leaves half a value behind.
+/// - Writes are atomic (a new file replaces the old one whole), so a crash never leaves half a value behind. Files
+///   are readable by their user only (`0600`, in a directory it creates `0700`).
 /// - A missing file is no value; a corrupt or undecodable one is ignored and its reason goes to `log`; nothing throws.
 /// - A response marked `Cache-Control: no-store` is never written, nor one that varies with request headers (`Vary`,
 ///   other than `Accept-Encoding`, `Accept` and `Accept-Language`, which are part of its key), and neither is the
@@ -113,11 +114,14 @@ public struct FileResponseStore: ResponseStore {
             return
         }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // Readable by this user only: a response can be private data.
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             // Without `Set-Cookie`: a session cookie has no business in a file (nothing restored applies it anyway).
             let headers = response.fields.filter { $0.key.lowercased() != "set-cookie" }
             let record = Record(key: key, status: response.statusCode, headers: headers, body: body)
             try JSONEncoder().encode(record).write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         } catch {
             log(
                 "could not store the response to \(HTTPRedaction.default.summary(of: request)) in \(file.path): \(error)"

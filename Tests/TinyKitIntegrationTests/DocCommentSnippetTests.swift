@@ -864,6 +864,53 @@ struct TransportBehaviourDocSnippet {
         #expect(stub.id == 1 && stub.name == "Ada")
     }
 
+    /// EndpointError.swift:9: a body that does not decode reaches the `catch let EndpointError.decodingFailed` clause
+    /// (the snippet rethrows anything else).
+    @Test func aDecodingFailureIsCaughtAsTheSnippetCatchesIt() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/users/1", .json(#"{"id":"one","name":"Ada"}"#))
+        try await DocSnippets.endpointError(transport: mock, url: URL(fileURLWithPath: "/users/1"))
+    }
+
+    /// TinyAPIError.swift:10: a 401 is `.httpError(401)`, the case the snippet signs in on.
+    @Test func a401IsTheHTTPErrorCaseTheSnippetMatches() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/v1/users", .status(401))
+        let client = TinyAPIClient(transport: mock)
+        let error = try await #require(throws: TinyAPIError.self) {
+            try await client.request(DocSnippets.UserEndpoint.list, as: [DocSnippets.User].self)
+        }
+        guard case .httpError(401) = error.kind else {
+            Issue.record("kind \(error.kind)")
+            return
+        }
+        await DocSnippets.tinyAPIError(client: client)
+    }
+
+    /// TestServer.swift:9 and TestResponse.swift:5: the routes answer as written, and the server records the request.
+    @Test func theTestServerSnippetsRun() async throws {
+        try await DocSnippets.testServer(transport: URLSessionTransport(configuration: .ephemeral))
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        await DocSnippets.testResponses(server: server)
+        var request = URLRequest(method: .post, url: server.url("/users"))
+        request.httpBody = Data("{}".utf8)
+        let (body, response) = try await URLSessionTransport(configuration: .ephemeral).send(request)
+        #expect(response.statusCode == 201)
+        #expect(try JSONDecoder().decode(DocSnippets.CreatedUser.self, from: body).id == 2)
+    }
+
+    /// HTTPTransport+CompletionHandler.swift:7 and the umbrella's GettingStarted.md:42: the callback and the stub.
+    @Test func theCompletionHandlerDeliversTheResult() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/posts/2", .json(#"{"id":2}"#))
+        let api = DocSnippets.PostsAPI(url: URL(fileURLWithPath: "/"))
+        let post = try await withCheckedThrowingContinuation { continuation in
+            mock.load(api.post(id: 2)) { continuation.resume(with: $0) }
+        }
+        #expect(post.id == 2)
+    }
+
     // MARK: Coverage
 
     static let repository = ReadmeSnippetTests.repository
@@ -925,7 +972,7 @@ struct TransportBehaviourDocSnippet {
     }
 
     static func collapsingSpaces(_ line: String) -> String {
-        line.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        line.contains("  ") ? line.split(separator: " ").joined(separator: " ") : line
     }
 
     /// The lines of `snippet` not found in `source` in their order.
@@ -945,7 +992,8 @@ struct TransportBehaviourDocSnippet {
         let manager = FileManager.default
         for folder in ["Packages", "Sources", "Docs"] {
             let root = repository.appendingPathComponent(folder)
-            guard let walk = manager.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            guard let walk = manager.enumerator(at: root, includingPropertiesForKeys: nil, options: .skipsHiddenFiles)
+            else { continue }
             for case let url as URL in walk {
                 let path = String(url.standardizedFileURL.path.dropFirst(repository.standardizedFileURL.path.count + 1))
                 let parts = path.split(separator: "/")
@@ -994,7 +1042,7 @@ struct TransportBehaviourDocSnippet {
     @Test func everyDocSnippetIsCompiledByATest() throws {
         let tests = try Self.snippetTests.map { path in
             try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
-                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .split(separator: "\n").map { Self.collapsingSpaces($0.trimmingCharacters(in: .whitespaces)) }
         }
         let files = Self.documentedFiles()
         #expect(files.contains("Packages/TinyEndpoint/Sources/TinyEndpoint/Endpoint.swift"))

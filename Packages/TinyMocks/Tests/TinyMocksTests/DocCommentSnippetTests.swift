@@ -115,3 +115,50 @@ extension MocksDocSnippets {
         #expect(sent.httpBody == expectedBody)
     }
 }
+
+/// Runs the snippets against this target's Fixtures, checking what their comments say.
+@Suite(.timeLimit(.minutes(1))) struct DocCommentSnippetTests {
+    typealias User = MocksDocSnippets.User
+
+    /// MockTinyAPIClient.swift:7: "GET /users → mock_get_users.json, POST /users → mock_post_users.json,
+    /// GET /users/1 → mock_get_users_1.json", under a base URL with a path (`/v1`), which is taken off.
+    @Test func filesAreNamedAfterTheMethodAndPath() async throws {
+        let client = MockTinyAPIClient(files: .bundle(.module, subdirectory: "Fixtures"))
+        let base = "https://api.example.com/v1"
+        let users = try await client.get(from: base, path: "/users", as: [User].self)
+        #expect(users.map(\.id) == [1, 2])
+        let created = try await client.post(to: base, path: "/users", body: ["name": "New User"], as: User.self)
+        #expect(created.id == 999)
+        let user = try await client.get(from: base, path: "/users/1", as: User.self)
+        #expect(user.name == "John Doe")
+    }
+
+    /// MockTransport.swift:7: a registered route and the files answer side by side.
+    @Test func theMockTransportSnippetReadsTheFile() async throws {
+        let mock = MockTransport(files: .bundle(.module, subdirectory: "Fixtures"))
+        mock.register(.post, "/users", .status(201))
+        let (body, response) = try await mock.send(URLRequest(url: URL(fileURLWithPath: "/users")))
+        #expect(response.statusCode == 200)
+        #expect(try JSONDecoder().decode([User].self, from: body).count == 2)
+        var post = URLRequest(url: URL(fileURLWithPath: "/users"))
+        post.httpMethod = "POST"
+        #expect(try await mock.send(post).1.statusCode == 201)
+    }
+
+    /// Documentation.docc/GettingStarted.md:32: "a query in the path matches as `query:` does".
+    @Test func aQueryInThePathMatchesAsQueryDoes() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/search?q=tiny", .json(#"["path"]"#))
+        mock.register(.get, "/search", query: ["q": "swift"], .json(#"["query"]"#))
+        for (query, expected) in [("tiny", "path"), ("swift", "query")] {
+            let url = try #require(URL(string: "https://api.example.com/search?q=\(query)&page=2"))
+            let (body, _) = try await mock.send(URLRequest(url: url))
+            #expect(String(decoding: body, as: UTF8.self) == #"["\#(expected)"]"#)
+        }
+    }
+
+    /// Documentation.docc/GettingStarted.md:11: the mock transport under the live client, from the files.
+    @Test func theLiveClientOverTheMockReadsTheFiles() async throws {
+        try await MocksDocSnippets.mocksGettingStarted()
+    }
+}

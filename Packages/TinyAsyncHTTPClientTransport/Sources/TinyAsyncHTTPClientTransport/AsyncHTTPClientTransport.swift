@@ -327,7 +327,10 @@
             // A response has a handful of fields: comparing names pairwise (ASCII, case-insensitively, in place) is
             // cheaper than lower-casing each one into a dictionary of spellings.
             var fields = [String: String](minimumCapacity: response.headers.count)
-            for (name, value) in response.headers {
+            for (name, written) in response.headers {
+                // RFC 9110 §5.5: whitespace after a value is not part of it (SwiftNIO drops only the one before).
+                var value = written
+                while value.utf8.last == 0x20 || value.utf8.last == 0x09 { value.removeLast() }
                 if let first = fields.keys.first(where: { Self.sameFieldName($0, name) }) {
                     fields[first, default: ""] += ", " + value
                 } else {

@@ -49,17 +49,23 @@ import TinyKitTestServer
     }
 
     /// RFC 9110 §5.5: "a field value does not include leading or trailing whitespace … parsing implementations MUST
-    /// exclude such whitespace prior to evaluating the field value". Both transports keep the trailing whitespace:
-    /// `AsyncHTTPClientTransport.swift:331` copies AsyncHTTPClient's value as it is (and FoundationNetworking trims
-    /// only leading whitespace), so `X-Version: 2 \t` reads as `"2 \t"` and a comparison with `"2"` fails.
+    /// exclude such whitespace prior to evaluating the field value". `AsyncHTTPClientTransport` trims it;
+    /// FoundationNetworking trims only leading whitespace, so on `URLSessionTransport` `X-Version: 2 \t` reads as
+    /// `"2 \t"` and a comparison with `"2"` fails (a known issue: trimming there would rebuild every response).
     @Test(arguments: TransportUnderTest.allCases)
     func whitespaceAfterAFieldValueIsNotPartOfIt(_ kind: TransportUnderTest) async throws {
         let reply = "HTTP/1.1 200 OK\r\nX-Version: 2 \t\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 
         let (_, response) = try await outcome(of: reply, through: kind).get()
 
-        withKnownIssue("the whitespace after a field value is kept in it") {
+        withKnownIssue("FoundationNetworking keeps the whitespace after a field value in it") {
             #expect(response.value(forHTTPHeaderField: "X-Version") == "2")
+        } when: {
+            #if canImport(FoundationNetworking)
+                kind == .urlSession
+            #else
+                false  // unchecked on Apple platforms: a plain expectation there
+            #endif
         }
     }
 

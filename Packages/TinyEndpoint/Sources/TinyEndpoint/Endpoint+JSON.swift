@@ -183,19 +183,21 @@ extension JSONDecoder {
             throw .noData(type: "\(T.self)", response: response as? HTTPURLResponse)
         }
         guard let data, !data.isEmpty else { return try none() }
+        // JSON whitespace alone (a `"\n"` some servers send with a 200 or 204, whatever its `Content-Type`, as an empty
+        // body) is no value either; checked only where the body is refused, off the path of a body that decodes.
+        func blank() -> Bool { data.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) } }
         // `mimeType`, parsed when the response was made, answers the common case without a header lookup.
         if checksContentType, !isText, let http = response as? HTTPURLResponse, !Self.isJSON(http.mimeType ?? ""),
             let value = http.value(forHTTPHeaderField: "Content-Type"), !Self.isJSON(value)
         {
+            if blank() { return try none() }
             throw .unexpectedContentType(value, body: data)
         }
         do {
             if isText, let text = try Self.decodeText(data, response: response) as? T { return text }
             return try decode(T.self, from: data)
         } catch {
-            // JSON whitespace alone (a `"\n"` some servers send with a 200 or 204) is no value either; checked only
-            // here, off the path of a body that decodes.
-            if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return try none() }
+            if blank() { return try none() }
             throw .decodingFailed(
                 type: "\(T.self)", codingPath: EndpointError.codingPath(of: error), underlying: error, body: data)
         }

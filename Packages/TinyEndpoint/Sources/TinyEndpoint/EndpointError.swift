@@ -102,22 +102,29 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
     /// (control characters, line separators).
     static func quoted(_ text: String) -> String {
         let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "\"" + (escaped.isEmpty ? "" : HTTPRedaction.preview(of: Data(escaped.utf8), limit: .max)) + "\""
+        return "\"" + oneLine(escaped) + "\""
+    }
+
+    /// `text` with what a body preview escapes escaped (control characters, line separators).
+    static func oneLine(_ text: String) -> String {
+        text.isEmpty ? "" : HTTPRedaction.preview(of: Data(text.utf8), limit: .max)
     }
 
     /// The coding path of a `DecodingError` or `EncodingError` (empty for other errors), and the coder's own message
-    /// without it.
+    /// without it, on one line: it can name a value the server sent (an enum's raw value).
     static func context(of error: any Error) -> (codingPath: [any CodingKey], message: String) {
-        switch error {
-        case DecodingError.typeMismatch(let type, let context):
-            (context.codingPath, "type mismatch, expected \(type): \(context.debugDescription)")
-        case DecodingError.valueNotFound(let type, let context):
-            (context.codingPath, "value of type \(type) not found: \(context.debugDescription)")
-        case DecodingError.keyNotFound(let key, let context):
-            (context.codingPath + [key], "key \"\(key.stringValue)\" not found")
-        case DecodingError.dataCorrupted(let context): (context.codingPath, context.debugDescription)
-        case EncodingError.invalidValue(_, let context): (context.codingPath, context.debugDescription)
-        default: ([], String(describing: error))
-        }
+        let (codingPath, message): ([any CodingKey], String) =
+            switch error {
+            case DecodingError.typeMismatch(let type, let context):
+                (context.codingPath, "type mismatch, expected \(type): \(context.debugDescription)")
+            case DecodingError.valueNotFound(let type, let context):
+                (context.codingPath, "value of type \(type) not found: \(context.debugDescription)")
+            case DecodingError.keyNotFound(let key, let context):
+                (context.codingPath + [key], "key \"\(key.stringValue)\" not found")
+            case DecodingError.dataCorrupted(let context): (context.codingPath, context.debugDescription)
+            case EncodingError.invalidValue(_, let context): (context.codingPath, context.debugDescription)
+            default: ([], String(describing: error))
+            }
+        return (codingPath, oneLine(message))
     }
 }

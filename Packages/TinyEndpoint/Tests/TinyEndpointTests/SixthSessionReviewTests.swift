@@ -4,7 +4,8 @@ import TinyHTTPTransport
 
 @testable import TinyEndpoint
 
-/// The review of the sixth session's endpoint fixes: a whitespace body under a `Content-Type` that is not JSON.
+/// The review of the sixth session's endpoint fixes: a whitespace body under a `Content-Type` that is not JSON, and a
+/// server's value breaking a decoding error's line.
 @Suite(.timeLimit(.minutes(1))) struct SixthSessionReviewTests {
     /// Endpoint+JSON.swift `decodeBody`: "an empty body (or JSON whitespace alone) decodes as `nil` when `A` is
     /// optional, as `EmptyResponse` and as `""`", and an empty body does so whatever its `Content-Type`. The `"\n"`
@@ -35,5 +36,31 @@ import TinyHTTPTransport
             try Endpoint<EmptyResponse>(json: .get, url: url).parse(Data("<html>".utf8), response).get()
         }
         #expect(try Endpoint<String>(json: .get, url: url).parse(Data("\n".utf8), response).get() == "\n")
+    }
+
+    /// A server value in the `Status` enum of a model.
+    enum Status: String, Decodable { case active }
+
+    /// A model with an enum field.
+    struct Account: Decodable {
+        var status: Status
+    }
+
+    /// EndpointError.swift `summary`: the coding path's keys are quoted and escaped so that "a line feed forged a log
+    /// line" no more, but the decoder's message beside it is printed as it is, and Swift's message for an enum names
+    /// the server's value ("Cannot initialize Status from invalid String value …"): a line feed in it breaks the
+    /// description, the `localizedDescription` and the `TinyAPIError` message over two lines, the second one the
+    /// server's.
+    @Test func aServerValueInTheDecodersMessageDoesNotBreakTheLine() throws {
+        let url = try apiURL("/me")
+        let response = try makeResponse(200, for: URLRequest(url: url), headers: ["Content-Type": "application/json"])
+        let body = Data(#"{"status":"x\nERROR forged line"}"#.utf8)
+        let error = try #require(throws: EndpointError.self) {
+            try Endpoint<Account>(json: .get, url: url).parse(body, response).get()
+        }
+        for text in [error.description, error.localizedDescription, TinyAPIError(error).description] {
+            #expect(!text.contains("\n"), "\(text.debugDescription)")
+            #expect(text.contains("Status"), "\(text)")
+        }
     }
 }

@@ -20,10 +20,14 @@ public struct StoreError<Action: Sendable>: Error, CustomStringConvertible {
 
     /// For example `The reducer threw for action increment: invalidTransition`. A Foundation error (a `URLError`
     /// that `URLSession` threw in an effect) is told by its domain, code and sentence: its whole dump holds its
-    /// `userInfo`, the failing URL with its secrets.
+    /// `userInfo`, the failing URL with its secrets. Another error with an `errorDescription` is told by it (an
+    /// `EndpointError`'s holds no body, its `description` a token endpoint's).
     public var description: String {
         let (nsError, foundation) = (error as NSError, error is URLError || type(of: error) is NSError.Type)
-        let shown = foundation ? "\(nsError.domain) \(nsError.code) (\(nsError.localizedDescription))" : "\(error)"
+        let shown =
+            foundation
+            ? "\(nsError.domain) \(nsError.code) (\(nsError.localizedDescription))"
+            : (error as? any LocalizedError)?.errorDescription ?? "\(error)"
         return "The \(origin) threw for action \(action): \(shown)"
     }
 }

@@ -118,6 +118,11 @@ extension HTTPURLResponse {
             ?? self
     }
 
+    /// Whether this response has `other`'s validators (`ETag`, `Last-Modified`): it is the answer they name.
+    func hasValidators(of other: HTTPURLResponse) -> Bool {
+        ["ETag", "Last-Modified"].allSatisfy { value(forHTTPHeaderField: $0) == other.value(forHTTPHeaderField: $0) }
+    }
+
     /// The header fields, as the strings they are (what a file keeps, what a `304` updates).
     var fields: [String: String] { allHeaderFields.reduce(into: [:]) { $0["\($1.key)"] = "\($1.value)" } }
 }

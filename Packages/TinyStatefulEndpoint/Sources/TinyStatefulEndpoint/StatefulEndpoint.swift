@@ -160,11 +160,15 @@ import TinyRequestState
             guard let self, !Task.isCancelled else { return }  // cancelled: load() or clear() replaced this load
             if case .success(let (fetched, body)) = result {
                 // Stored before it is seen. After a 304 the stored body goes back with the updated header fields
-                // (RFC 9111 §4.3.4), so that the store drops it when they now say `no-store`.
+                // (RFC 9111 §4.3.4), so that the store drops it when they now say `no-store`; only the body of the
+                // response the 304 confirmed (a failed write, or another instance, can have left another one).
                 if let body {
                     await store?.save(body, fetched.response, for: endpoint.request)
-                } else if let store, let stored = await store.restore(for: endpoint.request, { body, _ in body }) {
-                    await store.save(stored, fetched.response, for: endpoint.request)
+                } else if let store, let sent = (known ?? stored)?.response,
+                    let same = await store.restore(for: endpoint.request, { $1.hasValidators(of: sent) ? $0 : nil })
+                        ?? nil
+                {
+                    await store.save(same, fetched.response, for: endpoint.request)
                 }
                 guard !Task.isCancelled else { return }  // `task` belongs to the load that cancelled this
                 kept = fetched

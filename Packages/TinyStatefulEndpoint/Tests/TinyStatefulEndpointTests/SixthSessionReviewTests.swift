@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TinyEndpoint
+@_spi(TinyKit) import TinyHTTPTransport
+import TinyMocks
+import TinyRequestState
+
+@testable import TinyStatefulEndpoint
+
+/// The review of the sixth session's revalidation and store fixes: which stored body a `304` hands back.
+@Suite(.timeLimit(.minutes(1))) struct SixthSessionReviewTests {
+    /// A `FileResponseStore` whose writes fail while `failing` is set, as a full disk's do: the file of the answer
+    /// before stays (`FileResponseStore` logs the failure and keeps it).
+    final class FailingWritesStore: ResponseStore {
+        let file: FileResponseStore
+        let failing = Locked(false)
+
+        init(directory: URL) { file = FileResponseStore(directory: directory, log: { _ in }) }
+
+        func restore<Value>(
+            for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
+        ) async -> Value? {
+            await file.restore(for: request, decode)
+        }
+
+        func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {
+            if failing.withLock({ $0 }) { return }
+            await file.save(body, response, for: request)
+        }
+    }
+
+    /// StatefulEndpoint.swift `load()`: after a `304` the stored body goes back to the store with the confirmed
+    /// response's header fields, whatever body is stored. RFC 9111 §4.3.4 updates only a stored response with the
+    /// validators the `304` confirmed. When the store holds an older answer (its write of the newer one failed, or
+    /// another instance wrote it), `v1`'s body was written with `v2`'s `ETag`: the next launch offers `v1`,
+    /// revalidates it as `"2"`, is told it is current, and shows `v1` for good.
+    @MainActor @Test func aNotModifiedDoesNotGiveAnotherStoredBodyItsValidators() async throws {
+        let directory = RevalidationTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FailingWritesStore(directory: directory)
+        let mock = MockTransport()
+        mock.register(
+            .get, "/text", .text("v1", headers: ["ETag": #""1""#]), .text("v2", headers: ["ETag": #""2""#]),
+            .status(304, headers: ["ETag": #""2""#]))
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock, store: store)
+        endpoint.load()
+        await endpoint.task?.value  // "v1" written
+        store.failing.withLock { $0 = true }
+        endpoint.load()
+        await endpoint.task?.value  // "v2", its write failed: the file still holds "v1"
+        store.failing.withLock { $0 = false }
+
+        endpoint.load()
+        await endpoint.task?.value  // 304: "v2" confirmed
+
+        #expect(endpoint.state == .success("v2"))
+        #expect(mock.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") } == [nil, #""1""#, #""2""#])
+        let stored = await store.restore(for: textEndpoint().request) { body, response in
+            (String(decoding: body, as: UTF8.self), response.value(forHTTPHeaderField: "ETag"))
+        }
+        #expect(stored?.0 == "v1")
+        #expect(stored?.1 == #""1""#, "v1's body stored as \(stored?.1 ?? "nil")")
+    }
+}

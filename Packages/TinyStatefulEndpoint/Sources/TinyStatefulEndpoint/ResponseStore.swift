@@ -92,7 +92,10 @@ public struct FileResponseStore: ResponseStore {
             }
             return try decode(record.body, response)
         } catch {
-            log("ignored the stored response \(file.path): \(error)")
+            // An error with an `errorDescription` is told by it: an `EndpointError`'s holds no body, its `description`
+            // the stored one.
+            let reason = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+            log("ignored the stored response \(file.path): \(reason)")
             return nil
         }
     }

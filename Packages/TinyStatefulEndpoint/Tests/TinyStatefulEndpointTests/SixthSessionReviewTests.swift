@@ -61,4 +61,34 @@ import TinyRequestState
         #expect(stored?.0 == "v1")
         #expect(stored?.1 == #""1""#, "v1's body stored as \(stored?.1 ?? "nil")")
     }
+
+    /// A profile as this version of the app reads it: its `plan` was a string in the version that stored it.
+    struct Profile: Decodable, Sendable {
+        var name: String
+        var plan: Int
+    }
+
+    /// ResponseStore.swift `restore`: a stored body the endpoint no longer decodes (the app's model changed) is
+    /// "ignored and its reason goes to `log`", standard error by default, as `"\(error)"`: an `EndpointError`'s
+    /// `description`, with a preview of the body, here a session token. The error-message fix tells such an error by
+    /// its `errorDescription` (no body) in `HTTPTransportError`; the store's log printed the body.
+    @Test func aStoredBodyThatNoLongerDecodesIsNotPrintedToTheLog() async throws {
+        let directory = RevalidationTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = Locked([String]())
+        let store = FileResponseStore(directory: directory) { message in log.withLock { $0.append(message) } }
+        let url = try #require(URL(string: "https://example.com/profile"))
+        let endpoint = Endpoint<Profile>(json: .get, url: url)
+        let response = try #require(
+            HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "application/json"]))
+        let body = #"{"name":"Ada","plan":"pro","session_token":"s3cr3t-session"}"#
+        await store.save(Data(body.utf8), response, for: endpoint.request)
+
+        #expect(await endpoint.restore(from: store) == nil)
+
+        let text = try #require(log.withLock { $0 }.first)
+        #expect(text.contains("could not decode Profile at plan"), "\(text)")
+        #expect(!text.contains("s3cr3t-session"), "\(text)")
+    }
 }

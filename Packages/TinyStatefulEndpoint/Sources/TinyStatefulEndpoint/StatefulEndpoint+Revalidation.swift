@@ -15,11 +15,13 @@ struct Kept<A: Sendable>: Sendable {
 
     func isFresh(now: Duration) -> Bool { staleAt.map { now < $0 } ?? true }
 
-    /// Whether a `304`'s `ETag` names this one's representation (RFC 9111 §4.3.4): a strong tag only the same strong
-    /// tag, a weak one (`W/"x"`) either with its opaque tag (`"x"`).
+    /// Whether a `304`'s `ETag` names this one's representation: the same opaque tag, weak (`W/"x"`) or strong
+    /// (`"x"`) on either side, the weak comparison `If-None-Match` itself uses (RFC 9110 §8.8.3.2). Looser than
+    /// RFC 9111 §4.3.4 (a strong tag updates only the same strong tag) on purpose: nginx weakens the `ETag` of a body
+    /// it gzips but sends the `304` with the strong one, and a strong match would answer every such `304` with a
+    /// second, full request.
     func isConfirmed(byTag tag: String) -> Bool {
-        let own = response.value(forHTTPHeaderField: "ETag")
-        return tag.hasPrefix("W/") ? tag.dropFirst(2) == own?.trimmingPrefix("W/") : tag == own
+        tag.trimmingPrefix("W/") == response.value(forHTTPHeaderField: "ETag")?.trimmingPrefix("W/")
     }
 }
 

@@ -109,13 +109,16 @@ extension HTTPURLResponse {
     }
 
     /// The response a `304` confirmed, with the `304`'s header fields in place of its own (RFC 9111 §4.3.4): a new
-    /// `ETag`, `Cache-Control`, `Expires` or `Date` counts from now on. `Content-Length` stays, `Age` goes (the stored
-    /// one is no longer the answer's age), and so does the `Date` when the `304` has none: it is dated when it came
-    /// (RFC 9110 §6.6.1), so that an `Expires` counts from now, not from the old `Date` again.
+    /// `ETag`, `Cache-Control`, `Expires` or `Date` counts from now on. `Content-Length`, `Content-Type` and
+    /// `Content-Encoding` stay: the stored body was read with them, and a `304` has no body (RFC 9111 §3.2 lets a
+    /// cache keep them). `Age` goes (the stored one is no longer the answer's age), and so does the `Date` when the
+    /// `304` has none: it is dated when it came (RFC 9110 §6.6.1), so that an `Expires` counts from now, not from the
+    /// old `Date` again.
     func updated(by notModified: HTTPURLResponse) -> HTTPURLResponse {
         let dated = notModified.value(forHTTPHeaderField: "Date") != nil
         let kept = fields.filter { $0.key.lowercased() != "age" && (dated || $0.key.lowercased() != "date") }
-        let fields = kept.merging(notModified.fields.filter { $0.key.lowercased() != "content-length" }) { $1 }
+        let bodyFields: Set<String> = ["content-length", "content-type", "content-encoding"]
+        let fields = kept.merging(notModified.fields.filter { !bodyFields.contains($0.key.lowercased()) }) { $1 }
         return url.flatMap { HTTPURLResponse(url: $0, statusCode: statusCode, httpVersion: nil, headerFields: fields) }
             ?? self
     }

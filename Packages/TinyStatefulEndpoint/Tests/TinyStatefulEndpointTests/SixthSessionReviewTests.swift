@@ -91,4 +91,29 @@ import TinyRequestState
         #expect(text.contains("could not decode Profile at plan"), "\(text)")
         #expect(!text.contains("s3cr3t-session"), "\(text)")
     }
+
+    /// StatefulEndpoint+Revalidation.swift `updated(by:)`: a `304`'s `Content-Type` replaced the one the stored body
+    /// was read with. A server that labels its `304`s `text/html` (a framework's default) made the file's JSON body
+    /// `text/html`: the next launch's restore refused it (`unexpectedContentType`) and offered nothing.
+    @MainActor @Test func aNotModifiedsContentTypeDoesNotRelabelTheStoredBody() async throws {
+        let directory = RevalidationTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory, log: { _ in })
+        let url = try #require(URL(string: "https://example.com/tags"))
+        let mock = MockTransport()
+        mock.register(
+            .get, "/tags", .json(#"["swift"]"#, headers: ["ETag": #""1""#]),
+            .status(304, headers: ["ETag": #""1""#, "Content-Type": "text/html; charset=utf-8"]))
+        let endpoint = StatefulEndpoint(
+            endpoint: Endpoint<[String]>(json: .get, url: url), transport: mock, store: store)
+        endpoint.load()
+        await endpoint.task?.value
+        endpoint.load()
+        await endpoint.task?.value  // 304: confirmed, and written back with its header fields
+        #expect(endpoint.state == .success(["swift"]))
+        #expect(mock.requests.count == 2)
+
+        let restored = await Endpoint<[String]>(json: .get, url: url).restore(from: store)  // the next launch's
+        #expect(restored?.value == ["swift"])
+    }
 }

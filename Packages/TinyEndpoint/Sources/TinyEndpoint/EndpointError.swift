@@ -60,7 +60,8 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
         case .invalidURL(let url, let reason): "invalid URL \(Self.quoted(Self.shown(url))): \(reason)"
         case .notHTTPResponse: "the response is not an HTTP response"
         case .unexpectedBody(let body): "expected an empty response, got \(body.count) bytes"
-        case .unexpectedContentType(let contentType, _): "expected a JSON response, got Content-Type \"\(contentType)\""
+        case .unexpectedContentType(let contentType, _):
+            "expected a JSON response, got Content-Type \(Self.quoted(contentType))"
         }
     }
 

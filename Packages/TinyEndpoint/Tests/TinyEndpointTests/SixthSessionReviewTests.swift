@@ -63,4 +63,21 @@ import TinyHTTPTransport
             #expect(text.contains("Status"), "\(text)")
         }
     }
+
+    /// EndpointError.swift `summary`: the `Content-Type` of a refused response, the server's text, was quoted as it
+    /// came, while every other server text in a message is escaped onto one line: a value with a quote or a control
+    /// character (an escape sequence for the terminal the log is read in) went into the message as it was.
+    @Test func aRefusedContentTypeIsQuotedAndEscaped() throws {
+        let url = try apiURL("/users/ada")
+        let contentType = "text/html; q=\"a\"\u{1B}[2J"
+        let response = try makeResponse(200, for: URLRequest(url: url), headers: ["Content-Type": contentType])
+        let error = try #require(throws: EndpointError.self) {
+            try Endpoint<User>(json: .get, url: url).parse(Data("<p>".utf8), response).get()
+        }
+
+        #expect(
+            error.localizedDescription.hasPrefix(#"expected a JSON response, got Content-Type "text/html; q=\"a\""#),
+            "\(error.localizedDescription)")
+        #expect(!error.localizedDescription.contains("\u{1B}"), "\(error.localizedDescription)")
+    }
 }

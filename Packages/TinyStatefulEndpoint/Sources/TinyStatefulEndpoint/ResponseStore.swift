@@ -21,7 +21,7 @@ public protocol ResponseStore: Sendable {
 }
 
 /// A ``ResponseStore`` that keeps each response in a JSON file of its own in a directory, keyed by method, URL and
-/// the `Accept` and `Accept-Language` values.
+/// the `Accept`, `Accept-Language` and `Origin` values.
 ///
 /// ```swift
 /// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
@@ -32,7 +32,9 @@ public protocol ResponseStore: Sendable {
 ///   are readable by their user only (`0600`, in a directory it creates `0700`).
 /// - A missing file is no value; a corrupt or undecodable one is ignored and its reason goes to `log`; nothing throws.
 /// - A response marked `Cache-Control: no-store` is never written, nor one that varies with request headers (`Vary`,
-///   other than `Accept-Encoding`, `Accept` and `Accept-Language`, which are part of its key), and neither is the
+///   other than `Accept-Encoding` and those part of its key: `Accept`, `Accept-Language`, and the CORS fields a
+///   browser sends, `Origin` and `Access-Control-Request-Method`/`-Headers`, which CORS middleware names in `Vary` on
+///   every response), and neither is the
 ///   response to a request that carries credentials (a header or query parameter `HTTPRedaction.default` hides, such
 ///   as `Authorization`, `Cookie`, `X-API-Key` or `api_key`, a password or a user name as a token in its URL) unless
 ///   `storesCredentialedRequests` is set: private data stays off the disk unless you say otherwise. Stored, such a
@@ -105,10 +107,11 @@ public struct FileResponseStore: ResponseStore {
     /// answer is removed, which is no longer the last one seen. A failed write or removal is logged.
     public func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {
         let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")?.lowercased() ?? ""
-        // Kept by method, URL, body, Accept and Accept-Language (and decompressed): an answer that depends on other
+        // Kept by method, URL, body and the negotiated fields (and decompressed): an answer that depends on other
         // request headers could be the wrong one.
+        let keyed = ["accept-encoding"] + Self.negotiatedFields.map { $0.lowercased() }
         let varies = (response.value(forHTTPHeaderField: "Vary") ?? "").lowercased().split(separator: ",").contains {
-            !["accept-encoding", "accept", "accept-language"].contains($0.trimmingCharacters(in: .whitespaces))
+            !keyed.contains($0.trimmingCharacters(in: .whitespaces))
         }
         guard let (key, file, credentialed) = location(of: request) else { return }
         guard !cacheControl.contains("no-store"), !varies, storesCredentialedRequests || !credentialed else {
@@ -132,12 +135,18 @@ public struct FileResponseStore: ResponseStore {
         }
     }
 
+    /// The request header fields an answer's key holds: its format and language, and the CORS fields, so that an
+    /// answer that varies by them (`Vary`) is kept per value.
+    static let negotiatedFields = [
+        "Accept", "Accept-Language", "Origin", "Access-Control-Request-Method", "Access-Control-Request-Headers",
+    ]
+
     /// The key of `request`, the file it is kept in (named by the key's hash, 64-bit FNV-1a), and whether the request
     /// carries credentials: a header or query parameter `HTTPRedaction.default` hides (`Authorization`, `Cookie`,
     /// `X-API-Key`, `api_key`…), or a password or a user name as a token in its URL.
     ///
     /// The key is the method, the redacted URL, and hashes: of the body (two searches `POST`ed to one URL are two
-    /// answers), of the `Accept` and `Accept-Language` values (a French answer is not an English one) and of the
+    /// answers), of the ``negotiatedFields`` (a French answer is not an English one) and of the
     /// credentials (one user's answer is never another's, and no secret is written).
     func location(of request: URLRequest) -> (key: String, file: URL, credentialed: Bool)? {
         guard let url = request.url else { return nil }
@@ -156,7 +165,7 @@ public struct FileResponseStore: ResponseStore {
         }
         let secrets = ((sent == shown ? [] : ["URL: \(sent)"]) + fields(hidden)).joined(separator: "\n")
         // As in `EndpointRegistry`'s key: an answer in another language or format is another answer, `Vary` or not.
-        let negotiated = fields(["Accept", "Accept-Language"]).joined(separator: "\n")
+        let negotiated = fields(Self.negotiatedFields).joined(separator: "\n")
         let key =  // `v2`: the files of the first key, the URL in clear and no credentials, are never read
             "v2 \(request.httpMethod ?? "GET") \(shown)" + (request.httpBody.map { " body \(hash($0))" } ?? "")
             + (negotiated.isEmpty ? "" : " negotiated \(hash(negotiated.utf8))")

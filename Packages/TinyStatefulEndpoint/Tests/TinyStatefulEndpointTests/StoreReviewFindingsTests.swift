@@ -97,6 +97,28 @@ import TinyRequestState
         #expect(restored == nil, "\(String(describing: restored))")
     }
 
+    /// ResponseStore.swift `save`: CORS middleware (Spring's, Express's `cors`, rack-cors) names `Origin` and the
+    /// preflight fields in the `Vary` of every response, though only browsers send them. Such an answer was never
+    /// written, so persistence did nothing for those APIs. The CORS fields are part of the key now: an answer is kept
+    /// for the `Origin` it was given for (none, from an app), and not restored for another.
+    @Test func anAnswerVaryingOnTheCORSFieldsIsKeptPerOrigin() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory, log: { _ in })
+        let url = try #require(URL(string: "https://example.com/todos"))
+        let plain = URLRequest(url: url)
+        var fromSite = URLRequest(url: url)
+        fromSite.setValue("https://site.example", forHTTPHeaderField: "Origin")
+        let vary = "Accept-Encoding, Origin, Access-Control-Request-Method, Access-Control-Request-Headers"
+
+        await store.save(Data("[1]".utf8), try response(url, headers: ["Vary": vary]), for: plain)
+        await store.save(Data("[2]".utf8), try response(url, headers: ["Vary": "origin"]), for: fromSite)
+
+        #expect(await text(store, for: plain) == "[1]")
+        #expect(await text(store, for: fromSite) == "[2]")
+        await store.save(Data("[3]".utf8), try response(url, headers: ["Vary": "Origin, Cookie"]), for: plain)
+        #expect(await text(store, for: plain) == nil)  // a Vary on another field is still not written
+    }
+
     /// The same for a body: two `POST`s to one URL with different bodies (a search, GraphQL) share one file, though
     /// `EndpointRegistry` tells them apart by body; the second one's answer is restored for the first.
     @MainActor @Test func twoPostsWithDifferentBodiesDoNotShareAStoredResponse() async throws {

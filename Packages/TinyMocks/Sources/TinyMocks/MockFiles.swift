@@ -13,9 +13,10 @@ import TinyHTTPTransport
 /// | `GET /projects/a%2Fb` | `mock_get_projects_a%2Fb.json` |
 ///
 /// The rules: `mock_`, the method in lower case, `_`, the path's segments (percent-decoded) joined by `_`, `.json`.
-/// Empty segments (`//`, a trailing `/`) are skipped. Inside a segment, `/`, `\`, `%` and the ASCII control
-/// characters (NUL to U+001F, and U+007F) are written percent-encoded (`%2F`, `%5C`, `%25`, `%00`), so a file name
-/// can never contain a path separator; other text, unicode included, is kept (in Unicode normalization form C). A `.`
+/// Empty segments (`//`, a trailing `/`) are skipped. Inside a segment, `/`, `\`, `%`, the control characters (NUL
+/// to U+001F, U+007F to U+009F) and the line separators U+2028 and U+2029 are written percent-encoded as UTF-8 (`%2F`,
+/// `%5C`, `%25`, `%00`, `%C2%85`, `%E2%80%A8`), so a file name can never contain a path separator or break a message's
+/// line; other text, unicode included, is kept (in Unicode normalization form C). A `.`
 /// or `..` segment, invalid percent-encoding, or a name longer than 255 bytes is refused with
 /// ``MockError/unsafePath(path:reason:)``: a request can never make the mock read outside its directory. Nor can a
 /// file in it: a symbolic link that leads outside the directory is refused too (links are resolved on both sides,
@@ -73,10 +74,11 @@ public struct MockFiles: Sendable {
             guard segment != ".", segment != ".." else {
                 throw MockError.unsafePath(path: path, reason: "it has a \"\(segment)\" segment")
             }
-            // Path separators, `%` and ASCII control characters percent-encoded, in normalization form C.
+            // Path separators, `%`, control characters and line separators percent-encoded (as UTF-8, `%C2%85`), in
+            // normalization form C: the name stays on one line in a message.
             return segment.precomposedStringWithCanonicalMapping.unicodeScalars.map { scalar in
-                scalar.value < 0x20 || "/\\%\u{7F}".unicodeScalars.contains(scalar)
-                    ? String(format: "%%%02X", scalar.value) : String(scalar)
+                scalar.properties.generalCategory == .control || "/\\%\u{2028}\u{2029}".unicodeScalars.contains(scalar)
+                    ? String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined() : String(scalar)
             }.joined()
         }
         let name = "mock_\(methodName)_\(names.isEmpty ? "root" : names.joined(separator: "_")).json"

@@ -107,10 +107,12 @@
     private func details(_ headers: [AnyHashable: Any], _ body: Data?, _ redaction: HTTPRedaction) -> Logger.Metadata {
         // A URL with a query, user or fragment in a value (`Location`, each `<…>` of `Link`, `Refresh`'s `url=…`) is
         // redacted as the request's is.
-        // A word that is not a URL with a scheme, a path or a query (`#fff`, `"v1#2"`) is kept as it came; a relative
-        // one with a query (`callback?access_token=…`) is redacted.
+        // A word that is not a URL with a scheme, a path, a query or parameters in its fragment (`#fff`, `"v1#2"`) is
+        // kept as it came; a relative one with a query or fragment parameters (`callback?access_token=…`, OAuth's
+        // implicit `callback#access_token=…`) is redacted.
         func redactingURL(_ text: some StringProtocol) -> String {
-            guard let url = URL(string: String(text)), url.scheme != nil || text.hasPrefix("/") || url.query != nil,
+            guard let url = URL(string: String(text)),
+                url.scheme != nil || text.hasPrefix("/") || url.query != nil || url.fragment?.contains("=") == true,
                 url.query != nil || url.user != nil || url.fragment != nil
             else { return String(text) }
             let redacted = redaction.redacted(url: url)

@@ -152,8 +152,11 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         var text = "HTTP request \(code)"
         if let request {
             text += ": " + redaction.summary(of: request)
-            // After a redirect, the status is another URL's.
-            if let answered = response?.url, answered.absoluteString != request.url?.absoluteString {
+            // After a redirect, the status is another URL's. (An upper-case scheme is sent in lower case: no redirect.)
+            let sent = { (url: URL?) in
+                url.map { ($0.scheme ?? "").lowercased() + $0.absoluteString.dropFirst($0.scheme?.count ?? 0) }
+            }
+            if let answered = response?.url, sent(answered) != sent(request.url) {
                 text += ", answered by \(redaction.redacted(url: answered))"
             }
         }

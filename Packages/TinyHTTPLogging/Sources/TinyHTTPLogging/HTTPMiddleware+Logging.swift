@@ -26,7 +26,8 @@
         ///   `Content-Location`, each `<…>` of `Link`). Bodies are not redacted: keep trace level off where bodies
         ///   carry secrets.
         /// - Put it below the retry middleware to log every attempt, and below the authorization middleware to see
-        ///   the header it adds (redacted).
+        ///   the header it adds (redacted when `redaction` names it: `Authorization` always, a header of the API's own
+        ///   such as `Private-Token` when you pass `HTTPRedaction(headers: ["Private-Token"])`).
         ///
         /// - Parameters:
         ///   - logger: Where the lines go.

@@ -147,12 +147,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     #if canImport(FoundationNetworking)
         /// Mends FoundationNetworking's redirects to what Apple platforms and curl do: a relative `Location` resolved
         /// against the URL that answered (not the root), a `HEAD` kept a `HEAD` after a `303` (not made a `GET`), no
-        /// `Authorization`, `Proxy-Authorization`, `Cookie` or `Origin` sent to another origin, and the stored cookies
-        /// of the new URL sent (it adds none to a request a delegate hands back). A `Location` that is not an `http`
-        /// or `https` URL with a host (an app's `myapp://callback`) is not followed: the redirect comes back as the
-        /// response, as `AsyncHTTPClientTransport` returns it, rather than as a failure blamed on the request. The session's own
-        /// `httpAdditionalHeaders` are added to every request after this: when they carry one of those headers, a
-        /// redirect to another origin is not followed, and comes back as the response.
+        /// `Origin` and no credential sent to another origin (`HTTPRedaction.redirect(from:to:drops:)`), and the
+        /// stored cookies of the new URL sent (it adds none to a request a delegate hands back). A `Location` that is
+        /// not an `http` or `https` URL with a host (an app's `myapp://callback`) is not followed: the redirect comes
+        /// back as the response, as `AsyncHTTPClientTransport` returns it, rather than as a failure blamed on the
+        /// request. The session's own `httpAdditionalHeaders` are added to every request after this: when they carry
+        /// one of those headers, a redirect to another origin is not followed, and comes back as the response.
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void

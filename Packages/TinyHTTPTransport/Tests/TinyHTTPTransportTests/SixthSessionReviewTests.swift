@@ -6,6 +6,13 @@ import Testing
 #if canImport(Glibc) && canImport(FoundationNetworking)
     import FoundationNetworking
 
+    /// A credential that never changes.
+    private struct FixedCredential: CredentialProvider {
+        let value: String
+        func credential() async throws -> String? { value }
+        func refreshCredential(rejected: String?) async throws -> String { value }
+    }
+
     /// Mistakes found in the review of the sixth session's fixes.
     @Suite(.timeLimit(.minutes(1))) struct SixthSessionReviewTests {
         /// The error-message hunt made `description` name "the URL that answered, after a redirect" whenever the
@@ -39,6 +46,52 @@ import Testing
 
             #expect(
                 error.description.contains("answered by http://127.0.0.1:\(server.port)/new"), "\(error.description)")
+        }
+
+        /// `HTTPRedaction.redirect(from:to:drops:)` drops a header whose name holds `auth`, `token`, `key`, `secret`,
+        /// `session` or `password` on a redirect to another origin (a documented rule: `Keyword` and `Idempotency-Key`
+        /// go too); the everyday headers beside them still go along.
+        @Test func everydayHeadersFollowARedirectToAnotherOrigin() async throws {
+            let target = try ScriptedHTTPServer { _ in ScriptedHTTPServer.response(200, body: "landed") }
+            let elsewhere = try target.url("/landing").absoluteString
+            let origin = try ScriptedHTTPServer { _ in
+                ScriptedHTTPServer.response(307, headers: ["Location: \(elsewhere)"])
+            }
+            let kept = ["Accept-Language", "X-Request-Id", "Cache-Control", "If-None-Match", "X-Trace"]
+            var request = URLRequest(url: try origin.url("/start"))
+            for name in kept + ["Private-Token", "X-Api-Key", "Origin"] {
+                request.setValue("v", forHTTPHeaderField: name)
+            }
+
+            _ = try await URLSessionTransport(configuration: .ephemeral).send(request)
+
+            let landed = try #require(target.heads.first).lowercased()
+            for name in kept { #expect(landed.contains("\(name.lowercased()): v"), "\(name)") }
+            for name in ["private-token", "x-api-key", "origin"] { #expect(!landed.contains("\(name):"), "\(name)") }
+        }
+
+        /// Known issue: the authorization middleware knows which header holds its credential, but the transports drop
+        /// a header on a redirect to another origin only by its name (`HTTPRedaction.redirect(from:to:drops:)`). A
+        /// credential header whose name holds none of `auth`, `token`, `key`, `secret`, `session`, `password`
+        /// (Artifactory's `X-JFrog-Art-Api`, an `X-Credential`, an `X-JWT`) is handed to whatever origin a `Location`
+        /// names. The transports cannot know the middleware's header without a new way to tell them (a public or SPI
+        /// declaration, or a task-local side channel, which ARCHITECTURE.md rules out): pinned.
+        @Test func theAuthorizationMiddlewaresHeaderOfAnotherNameFollowsARedirectToAnotherOrigin() async throws {
+            let target = try ScriptedHTTPServer { _ in ScriptedHTTPServer.response(200, body: "landed") }
+            let elsewhere = try target.url("/landing").absoluteString
+            let origin = try ScriptedHTTPServer { _ in
+                ScriptedHTTPServer.response(302, headers: ["Location: \(elsewhere)"])
+            }
+            let transport = URLSessionTransport(configuration: .ephemeral)
+                .with(.authorization(FixedCredential(value: "s3cr3t"), header: "X-JFrog-Art-Api"))
+
+            _ = try await transport.send(URLRequest(url: try origin.url("/start")))
+
+            #expect(origin.heads.first?.contains("s3cr3t") == true)  // sent where it belongs
+            let landed = try #require(target.heads.first)
+            withKnownIssue("a credential header named otherwise than the rule reads goes to another origin") {
+                #expect(!landed.contains("s3cr3t"), "\(landed)")
+            }
         }
     }
 #endif

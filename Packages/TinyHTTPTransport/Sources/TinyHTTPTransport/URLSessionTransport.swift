@@ -25,7 +25,8 @@ import Foundation
 ///   a delegate of its own, or without one on Apple platforms, reads bodies whole, without the limit.)
 /// - On Linux a `timeoutInterval` (and a configuration's `timeoutIntervalForRequest`) with a fraction of a second is
 ///   rounded up to whole seconds: libcurl counts whole seconds, and would time out a 0.5 s request at once. An
-///   infinite one (of either sign) or NaN is 2^31 s (FoundationNetworking would stop the process). Set a request's
+///   infinite one (of either sign) or NaN is 2^31 s (FoundationNetworking would stop the process), and so is one of 0
+///   or less, which it would time out at once: no deadline, as on `AsyncHTTPClientTransport`. Set a request's
 ///   timeout with `timeoutInterval = …`: FoundationNetworking ignores a whole number of seconds given to
 ///   `URLRequest(url:cachePolicy:timeoutInterval:)` and applies the configuration's. An upper-case scheme
 ///   (`HTTP://`) is sent as the lower-case one.

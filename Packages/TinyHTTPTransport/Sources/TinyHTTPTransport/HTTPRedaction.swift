@@ -29,6 +29,7 @@ public struct HTTPRedaction: Hashable, Sendable {
         [
             "access_token", "refresh_token", "id_token", "client_secret", "api_key", "apikey", "key", "token",
             "password", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
+            "x-goog-signature", "x-goog-credential",
         ]
     )
 
@@ -39,7 +40,8 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// `X-Goog-Api-Key` and `X-Amz-Security-Token`; the
     /// query parameters `access_token`, `refresh_token`, `id_token`, `client_secret`, `api_key`, `apikey`, `key`
     /// (Google's API keys), `token`, `password`, `signature` and the credentials of an S3 presigned URL
-    /// (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`); the user name and password of a URL's
+    /// (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`) and of a Google Cloud Storage signed one
+    /// (`X-Goog-Signature`, `X-Goog-Credential`); the user name and password of a URL's
     /// user information (`https://user:password@host`; the user name is often the token, as in `https://TOKEN@host`
     /// and `https://TOKEN:x-oauth-basic@host`), which are always redacted. A URL's fragment is left out: it is never sent, and OAuth's
     /// implicit flow puts tokens there.

@@ -95,3 +95,23 @@ import Testing
         }
     }
 #endif
+
+/// The secret query parameters: the security hunt added the credentials of an S3 presigned URL
+/// (`X-Amz-Signature`, `X-Amz-Credential`) and Google's `key` and `X-Goog-Api-Key`, but not the same credentials of
+/// a Google Cloud Storage signed URL (`X-Goog-Signature`, `X-Goog-Credential`, its V4 signing is S3's): a signed
+/// download URL in an error or a log line could be used by whoever reads it until it expires. (An Azure shared access
+/// signature's `sig` stays the example of a name to add: `HTTPRedaction(queryParameters: ["sig"])`.)
+@Suite struct SixthSessionSignedURLTests {
+    @Test(arguments: [
+        "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=sa%40p.iam"
+            + "&X-Goog-Expires=900&X-Goog-SignedHeaders=host&X-Goog-Signature=5EcrE7",
+        "https://storage.googleapis.com/b/o?x-goog-credential=sa%40p.iam&X-Goog-Expires=900&x-goog-signature=5EcrE7",
+    ])
+    func aSignedURLsSignatureIsRedacted(text: String) throws {
+        let url = try #require(URL(string: text))
+        let redacted = HTTPRedaction.default.redacted(url: url)
+        #expect(!redacted.contains("5EcrE7"), "\(redacted)")
+        #expect(!redacted.contains("sa%40p"), "\(redacted)")
+        #expect(redacted.contains("X-Goog-Expires=900"))  // the rest stays
+    }
+}

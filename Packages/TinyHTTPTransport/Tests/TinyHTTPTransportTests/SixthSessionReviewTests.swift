@@ -101,7 +101,7 @@ import Testing
 /// a Google Cloud Storage signed URL (`X-Goog-Signature`, `X-Goog-Credential`, its V4 signing is S3's): a signed
 /// download URL in an error or a log line could be used by whoever reads it until it expires. (An Azure shared access
 /// signature's `sig` stays the example of a name to add: `HTTPRedaction(queryParameters: ["sig"])`.)
-@Suite struct SixthSessionSignedURLTests {
+@Suite(.timeLimit(.minutes(1))) struct SixthSessionSignedURLTests {
     @Test(arguments: [
         "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=sa%40p.iam"
             + "&X-Goog-Expires=900&X-Goog-SignedHeaders=host&X-Goog-Signature=5EcrE7",

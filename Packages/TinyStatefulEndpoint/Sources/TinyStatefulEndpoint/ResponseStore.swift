@@ -43,7 +43,8 @@ public protocol ResponseStore: Sendable {
 ///   another. (A credential the transport adds later, such as the authorization middleware's, is not seen here: give
 ///   such an API a store per signed-in user, or none.) A response's `Set-Cookie` is never written.
 /// - A `304` hands the stored body back with the `304`'s header fields (RFC 9111 §4.3.4), when it is the body of the
-///   response the `304` confirmed (same `ETag` and `Last-Modified`): a `304` that says `no-store` removes the file.
+///   response the `304` confirmed (same `ETag`, weak or strong, and `Last-Modified`): a `304` that says `no-store`
+///   removes the file.
 /// - A response it does not write removes the file of the answer before it, which is no longer the latest: no
 ///   launch offers it again.
 public struct FileResponseStore: ResponseStore {

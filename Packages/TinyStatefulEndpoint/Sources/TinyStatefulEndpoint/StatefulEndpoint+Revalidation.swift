@@ -123,9 +123,13 @@ extension HTTPURLResponse {
             ?? self
     }
 
-    /// Whether this response has `other`'s validators (`ETag`, `Last-Modified`): it is the answer they name.
+    /// Whether this response has `other`'s validators (`ETag`, `Last-Modified`): it is the answer they name. The
+    /// `ETag`s compare weakly, as a `304` confirms one (`Kept.isConfirmed(byTag:)`): a `304` that confirmed `W/"1"`
+    /// by `"1"` leaves the kept one `"1"`, another instance's `W/"1"`, for the same body.
     func hasValidators(of other: HTTPURLResponse) -> Bool {
-        ["ETag", "Last-Modified"].allSatisfy { value(forHTTPHeaderField: $0) == other.value(forHTTPHeaderField: $0) }
+        let tags = [self, other].map { $0.value(forHTTPHeaderField: "ETag")?.trimmingPrefix("W/") }
+        return tags[0] == tags[1]
+            && value(forHTTPHeaderField: "Last-Modified") == other.value(forHTTPHeaderField: "Last-Modified")
     }
 
     /// The header fields, as the strings they are (what a file keeps, what a `304` updates).

@@ -155,7 +155,8 @@
                 let status = response.status
                 guard followsRedirects, [301, 302, 303, 307, 308].contains(status.code),
                     let location = response.headers.first(name: "Location"), let from = URL(string: outgoing.url),
-                    let to = URL(string: location, relativeTo: from)?.absoluteURL,
+                    // Without the whitespace after it, as the response's fields have it (RFC 9110 §5.5).
+                    let to = URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: from)?.absoluteURL,
                     ["http", "https"].contains(to.scheme?.lowercased()), to.host?.isEmpty == false
                 else { return (response, !visited.isEmpty) }
                 if visited.isEmpty { visited.append("\(first.method) \(first.url)") }

@@ -159,7 +159,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         ) {
             var next = request
             let from = response.url ?? task.currentRequest?.url
+            // Without the whitespace after it, which FoundationNetworking keeps (RFC 9110 §5.5: not part of the value).
             if let from, let location = response.value(forHTTPHeaderField: "Location") {
+                let location = location.trimmingCharacters(in: .whitespaces)
                 next.url = URL(string: location, relativeTo: from)?.absoluteURL ?? next.url
             }
             guard let to = next.url, to.isHTTPWithHost else { return completionHandler(nil) }

@@ -11,12 +11,12 @@ import TinyEndpoint
 /// ```
 ///
 /// Two endpoints are the same when their value type and these parts of their requests are equal: the HTTP method,
-/// the absolute URL, the body, and the values of the headers named in `keyHeaders:` (by default `Accept`,
-/// `Accept-Language`, `Authorization`, `Content-Type` and `Cookie`; names compare case-insensitively). The header
-/// values are kept in memory as they are, not hashed, so two requests whose key headers differ never share an
-/// instance: with the default `keyHeaders:`, requests with different credentials (in `Authorization`, `Cookie` or
-/// the URL) never do. A `keyHeaders:` that leaves `Authorization` or `Cookie` out lets requests that differ only in
-/// that header share one instance, the first one's response included.
+/// the absolute URL (its fragment, never sent, aside), the body, and the values of the headers named in
+/// `keyHeaders:` (by default `Accept`, `Accept-Language`, `Authorization`, `Content-Type` and `Cookie`; names
+/// compare case-insensitively). The header values are kept in memory as they are, not hashed, so two requests whose
+/// key headers differ never share an instance: with the default `keyHeaders:`, requests with different credentials
+/// (in `Authorization`, `Cookie` or the URL) never do. A `keyHeaders:` that leaves `Authorization` or `Cookie` out
+/// lets requests that differ only in that header share one instance, the first one's response included.
 /// The first endpoint registered for a key is the one loaded; a later endpoint with the same key but another parse
 /// function gets the first instance.
 ///
@@ -84,13 +84,16 @@ public final class EndpointRegistry: Sendable {
         instances.withLock { $0.removeAll() }
     }
 
-    /// The value type, the method, the absolute URL, the body and the key headers (names lower-cased, sorted) with
-    /// their values, each an element of its own so that no separator can make two keys equal.
+    /// The value type, the method, the absolute URL (without its fragment, which is never sent), the body and the
+    /// key headers (names lower-cased, sorted) with their values, each an element of its own so that no separator
+    /// can make two keys equal.
     func key<A>(for endpoint: Endpoint<A>) -> [String] {
         let request = endpoint.request
         let headers = (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }
+        // In an absolute URL a `#` can only start the fragment: any other is percent-encoded.
+        let url = request.url.map { String($0.absoluteString.prefix { $0 != "#" }) } ?? ""
         return [
-            "\(ObjectIdentifier(A.self))", request.method.rawValue, request.url?.absoluteString ?? "",
+            "\(ObjectIdentifier(A.self))", request.method.rawValue, url,
             request.httpBody?.base64EncodedString() ?? "",
         ] + headers.filter { keyHeaders.contains($0.0) }.sorted { $0 < $1 }.flatMap { [$0.0, $0.1] }
     }

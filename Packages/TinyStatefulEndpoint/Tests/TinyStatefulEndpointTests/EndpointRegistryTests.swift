@@ -57,6 +57,16 @@ import TinyEndpoint
             registry.statefulEndpoint(for: endpoint(method: "get", headers: ["Authorization": "Bearer a"])) === base)
     }
 
+    /// EndpointRegistry.swift `key(for:)`: the URL went into the key with its fragment, which is never sent (the
+    /// mock's routes and `FileResponseStore` ignore it): `…/text#top` and `…/text` got two instances, so two screens
+    /// asking for one request made two loads and held two states.
+    @Test func aFragmentDoesNotSplitOneRequest() {
+        let base = registry.statefulEndpoint(for: endpoint())
+        #expect(registry.statefulEndpoint(for: endpoint("https://example.com/text#top")) === base)
+        #expect(registry.statefulEndpoint(for: endpoint("https://example.com/text#")) === base)
+        #expect(registry.statefulEndpoint(for: endpoint("https://example.com/text?page=2#top")) !== base)
+    }
+
     @Test func theSameRequestWithAnotherValueTypeGetsItsOwnInstance() {
         let text = registry.statefulEndpoint(for: endpoint())
         let count = registry.statefulEndpoint(

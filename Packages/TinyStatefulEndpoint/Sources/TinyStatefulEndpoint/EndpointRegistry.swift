@@ -84,9 +84,9 @@ public final class EndpointRegistry: Sendable {
         instances.withLock { $0.removeAll() }
     }
 
-    /// The value type, the method, the absolute URL (without its fragment, which is never sent), the body and the
-    /// key headers (names lower-cased, sorted) with their values, each an element of its own so that no separator
-    /// can make two keys equal.
+    /// The value type, the method, the absolute URL (without its fragment, which is never sent), the body (or the error
+    /// that kept it from being encoded) and the key headers (names lower-cased, sorted) with their values, each an
+    /// element of its own so that no separator can make two keys equal.
     func key<A>(for endpoint: Endpoint<A>) -> [String] {
         let request = endpoint.request
         let headers = (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }
@@ -94,7 +94,8 @@ public final class EndpointRegistry: Sendable {
         let url = request.url.map { String($0.absoluteString.prefix { $0 != "#" }) } ?? ""
         return [
             "\(ObjectIdentifier(A.self))", request.method.rawValue, url,
-            request.httpBody?.base64EncodedString() ?? "",
+            // A body that failed to encode is no body in the request: its error keeps it apart from a bodiless one.
+            endpoint.requestError.map { "unencodable: \($0)" } ?? request.httpBody?.base64EncodedString() ?? "",
         ] + headers.filter { keyHeaders.contains($0.0) }.sorted { $0 < $1 }.flatMap { [$0.0, $0.1] }
     }
 }

@@ -67,6 +67,21 @@ import TinyEndpoint
         #expect(registry.statefulEndpoint(for: endpoint("https://example.com/text?page=2#top")) !== base)
     }
 
+    /// EndpointRegistry.swift `key(for:)`: a body that failed to encode is no body in the request, so the endpoint
+    /// shared the key of the same request sent without one: handed the bodiless instance, it loaded without ever
+    /// throwing its encoding error, and sent a request without its body.
+    @Test func anUnencodableBodyIsNotTheSameRequestAsNoBody() async throws {
+        let url = try #require(URL(string: "https://example.com/items"))
+        let bodiless = Endpoint<Void>(json: .post, url: url, headers: ["Content-Type": "application/json"])
+        let broken = Endpoint<Void>(json: .post, url: url, body: Double.nan)
+        #expect(broken.requestError != nil)
+        #expect(broken.request.httpBody == nil)
+        let shared = registry.statefulEndpoint(for: bodiless)
+        let own = registry.statefulEndpoint(for: broken)
+        #expect(own !== shared)
+        #expect(registry.statefulEndpoint(for: broken) === own)
+    }
+
     @Test func theSameRequestWithAnotherValueTypeGetsItsOwnInstance() {
         let text = registry.statefulEndpoint(for: endpoint())
         let count = registry.statefulEndpoint(

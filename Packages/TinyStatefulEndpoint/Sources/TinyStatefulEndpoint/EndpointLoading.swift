@@ -93,7 +93,8 @@ extension EndpointLoading {
     ///
     /// The observation is bound to `self` (see ``ObservationToken``): the endpoint keeps `onSuccess` and `onError`
     /// until `self` is deallocated, so capture `[weak self]` in them, or use the overload whose `onSuccess` takes
-    /// `(Self, A)`, which hands `self` to the closure.
+    /// `(Self, A)`, which hands `self` to the closure. `self` can be its own `activityIndicator`; another indicator
+    /// is kept as long as the observation, so it must not hold `self` strongly.
     ///
     /// - Returns: A token that ends the observation early; cancelling it while a load runs stops the activity, as
     ///   releasing `self` does (then once the endpoint lets go of the observation: at its next change, or when a
@@ -120,12 +121,15 @@ extension EndpointLoading {
         onError: (@MainActor (any Error) -> Void)? = nil, onSuccess: @escaping @MainActor (Self, A) -> Void
     ) -> ObservationToken {
         let defaults = endpointLoadingDefaults
-        let indicator = activityIndicator ?? defaults.activityIndicator(self)
+        // `self` as its own indicator is held weakly: the endpoint keeps this observation until `self` is gone.
+        let chosen = activityIndicator ?? defaults.activityIndicator(self)
+        let other = chosen === self ? nil : chosen
+        weak let own = chosen === self ? chosen : nil
         var isShowingActivity = false
         func showActivity(_ show: Bool) {
             guard show != isShowingActivity else { return }
             isShowingActivity = show
-            if show { indicator?.startActivity() } else { indicator?.stopActivity() }
+            if show { (other ?? own)?.startActivity() } else { (other ?? own)?.stopActivity() }
         }
         // The first call hands the kept value even with a failure: a screen opened after a failed reload shows the
         // last good value too.

@@ -130,6 +130,28 @@ func unreachableMock() -> MockTransport {
         #expect(weakController == nil)
     }
 
+    /// EndpointLoading.swift `observe(endpoint:)`: a controller that is its own activity indicator (a common UIKit
+    /// pattern) was kept by the indicator its observation holds, so the endpoint kept it alive for good, and a
+    /// registry's endpoint went on calling a screen that was gone.
+    @MainActor @Test func aControllerThatIsItsOwnIndicatorIsNotKeptAliveByTheEndpoint() async {
+        final class Screen: EndpointLoading, ActivityIndicator {
+            let transport: any HTTPTransport
+            var events: [String] = []
+            init(transport: any HTTPTransport) { self.transport = transport }
+            var endpointLoadingDefaults: EndpointLoadingDefaults { EndpointLoadingDefaults(transport: transport) }
+            func startActivity() { events.append("start") }
+            func stopActivity() { events.append("stop") }
+        }
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
+        var screen: Screen? = Screen(transport: numberedMock())
+        weak let released = screen
+        screen?.observe(endpoint: endpoint, activityIndicator: screen) { _, _ in }
+        await waitUntil(endpoint) { $0 == .success("v1") }
+        #expect(screen?.events == ["start", "stop"])
+        screen = nil
+        #expect(released == nil)
+    }
+
     @MainActor @Test func theStandardDefaultsShowNoActivityOffUIKit() {
         final class Plain: EndpointLoading {}
         let plain = Plain()

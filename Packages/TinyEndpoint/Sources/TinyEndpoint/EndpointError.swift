@@ -71,8 +71,13 @@ public enum EndpointError: Error, Sendable, CustomStringConvertible, LocalizedEr
     static func shown(_ url: String) -> String {
         guard let parsed = URL(string: url) else { return url.contains(where: "@?#".contains) ? "***" : url }
         // Without `//` (the mistake this error often reports) `user:password@host` parses as a path: not redacted.
+        // Nor with a scheme typed without its colon (`https//user:password@host`): there, after a `//`.
         let rest = url.firstRange(of: /^[A-Za-z][A-Za-z0-9+.\-]*:/).map { url[$0.upperBound...] } ?? url[...]
-        if parsed.host == nil, rest.drop(while: { $0 == "/" }).prefix(while: { !"/?#".contains($0) }).contains("@") {
+        let path = rest.prefix { !"?#".contains($0) }
+        let authorities = [path[...]] + path.ranges(of: "//").map { path[$0.upperBound...] }
+        if parsed.host == nil,
+            authorities.contains(where: { $0.drop { $0 == "/" }.prefix { $0 != "/" }.contains("@") })
+        {
             return "***"
         }
         let redacted = HTTPRedaction.default.redacted(url: parsed)

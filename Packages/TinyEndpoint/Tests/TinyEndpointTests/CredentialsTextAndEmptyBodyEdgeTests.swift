@@ -13,6 +13,8 @@ import TinyHTTPTransport
     @Test(arguments: [
         "ada:s3cret@api.example.com/v1", "https:/ada:s3cret@api.example.com/v1", "https:ada:s3cret@api.example.com",
         "s3cret@api.github.com", "s3cret:x-oauth-basic@api.github.com",
+        // A scheme typed without its colon: the credentials come after a `//`.
+        "https//ada:s3cret@api.example.com/v1", "https;//s3cret@api.example.com",
     ])
     func aBaseURLWithoutAnAuthorityNeverPrintsItsCredentials(baseURL: String) async throws {
         let endpoint = TestAPIEndpoint(baseURL: baseURL, path: "/users")
@@ -27,6 +29,9 @@ import TinyHTTPTransport
         #expect(redacted.description == #"invalid URL "https://***:***@api.example.com:70000/v1": bad port"#)
         let plain = EndpointError.invalidURL("api.example.com/v1", reason: "no scheme")
         #expect(plain.description == #"invalid URL "api.example.com/v1": no scheme"#)
+        // An `@` in a path segment is no user name: Discord's `/users/@me` is shown.
+        let path = EndpointError.invalidURL("/users/@me/../x", reason: "dots")
+        #expect(path.description == #"invalid URL "/users/@me/../x": dots"#)
     }
 
     /// A text result starts with the text, not with a byte order mark: a UTF-8 BOM is dropped, and a `utf-16` or

@@ -27,7 +27,8 @@ public protocol TinyAPIEndpoint: Sendable {
     /// The server's base URL, for example `https://api.example.com/v1`; a path in it is kept.
     var baseURL: String { get }
     /// The path appended to the base URL's path, for example `/users/1` (not percent-encoded: a space is sent as
-    /// `%20`). An absolute URL (`https://other.example/x`) is refused, never appended.
+    /// `%20`, a `?` or `#` as `%3F` or `%23`: a query goes in ``queryItems``). An absolute URL
+    /// (`https://other.example/x`) is refused, never appended.
     var path: String { get }
     /// The HTTP method.
     var method: HTTPMethod { get }

@@ -129,7 +129,8 @@ extension TinyAPIEndpoint {
     ///   - decoder: The decoder for the response.
     ///   - checksContentType: Whether a response whose `Content-Type` is not JSON is refused before decoding, with
     ///     ``EndpointError/unexpectedContentType(_:body:)``; `false` for a server that mislabels its JSON.
-    /// - Throws: ``EndpointError/invalidURL(_:reason:)`` when the request cannot be built.
+    /// - Throws: What ``makeRequest()`` throws: ``EndpointError/invalidURL(_:reason:)`` when the URL cannot be
+    ///   built, ``EndpointError/encodingFailed(type:codingPath:underlying:)`` when ``body`` throws.
     public func endpoint<T: DecodableResult>(
         as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder(), checksContentType: Bool = true
     ) throws -> Endpoint<T> {

@@ -1,8 +1,9 @@
 import Foundation
 
 extension URLRequest {
-    /// Checks that the request can be sent as it is: it has a URL, its method is an HTTP token, a `GET` has no body,
-    /// every header name is an HTTP token and no header value contains CR, LF, NUL or another control character.
+    /// Checks that the request can be sent as it is: it has a URL, its method is an HTTP token, a `GET` has no body
+    /// (no `httpBody` bytes, no `httpBodyStream`), every header name is an HTTP token and no header value contains
+    /// CR, LF, NUL or another control character.
     ///
     /// A line break would let a value start a new header line (header injection), a method with a space, CR or LF
     /// would rewrite the request line on Linux (request splitting), and a name that is not a token is not HTTP at
@@ -21,8 +22,9 @@ extension URLRequest {
                 throw HTTPTransportError(
                     .invalidRequest, message: "the method \(method.debugDescription) is not an HTTP token")
             }
-            // URLSession refuses one too (URLError -1103 on Linux, another failure on Apple platforms).
-            if httpMethod ?? "GET" == "GET", httpBody?.isEmpty == false {
+            // URLSession refuses one too (URLError -1103 on Linux, another failure on Apple platforms), a body stream
+            // even when it is empty.
+            if httpMethod ?? "GET" == "GET", httpBody?.isEmpty == false || httpBodyStream != nil {
                 throw HTTPTransportError(.invalidRequest, message: "a GET request cannot have a body")
             }
             for (name, value) in allHTTPHeaderFields ?? [:] { try Self.validateHeaderField(name: name, value: value) }

@@ -6,10 +6,12 @@ import Foundation
 extension URLSession: HTTPTransport {
     /// Sends `request` with this session and returns the response, whatever its status code.
     ///
-    /// Behaves exactly like ``URLSessionTransport/send(_:)``: the request is checked first
+    /// Behaves like ``URLSessionTransport/send(_:)``: the request is checked first
     /// (`URLRequest.validate()`), cancelling the awaiting task cancels it, failures are mapped to
     /// ``HTTPTransportError``, and on Linux a `401` carrying `WWW-Authenticate` arrives as a `401` response
-    /// (see ``URLSessionTransport``), on `URLSession.shared` and on a session you built too.
+    /// (see ``URLSessionTransport``), on `URLSession.shared` and on a session you built too. Two things differ: the
+    /// body is read whole, whatever its size (the `maximumResponseBodySize` limit is ``URLSessionTransport``'s), and
+    /// on Linux that `401` arrives without its body (FoundationNetworking hands a cancelled task's handler no data).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await send(request, limit: nil)
     }

@@ -41,7 +41,8 @@ public protocol ResponseStore: Sendable {
 ///   response is kept per credential (a 64-bit hash of them is part of its key, the credentials themselves are not
 ///   written: a short password could be found from the hash, a token not), so one user's answer is never restored for
 ///   another. (A credential the transport adds later, such as the authorization middleware's, is not seen here: give
-///   such an API a store per signed-in user, or none.) A response's `Set-Cookie` is never written.
+///   such an API a store per signed-in user, or none.) A response's `Set-Cookie`, or any header field
+///   `HTTPRedaction.default` hides (a token in `X-Auth-Token`, say), is never written.
 /// - A `304` hands the stored body back with the `304`'s header fields (RFC 9111 §4.3.4), when it is the body of the
 ///   response the `304` confirmed (same `ETag`, weak or strong, and `Last-Modified`): a `304` that says `no-store`
 ///   removes the file.
@@ -124,8 +125,11 @@ public struct FileResponseStore: ResponseStore {
             // Readable by this user only: a response can be private data.
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            // Without `Set-Cookie`: a session cookie has no business in a file (nothing restored applies it anyway).
-            let headers = response.fields.filter { $0.key.lowercased() != "set-cookie" }
+            // Without the fields `HTTPRedaction.default` hides (`Set-Cookie`, a token in `X-Auth-Token`…): a session
+            // cookie or a token has no business in a file (nothing restored uses them anyway).
+            let fields = response.fields
+            let shown = HTTPRedaction.default.redacted(headers: fields)
+            let headers = fields.filter { shown[$0.key] == $0.value }
             let record = Record(key: key, status: response.statusCode, headers: headers, body: body)
             try JSONEncoder().encode(record).write(to: file, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)

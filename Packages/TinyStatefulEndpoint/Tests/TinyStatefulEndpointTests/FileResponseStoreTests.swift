@@ -55,6 +55,20 @@ import Testing
         #expect(kept == 1)  // the ETag
     }
 
+    /// A token a response hands out in a header (`X-Auth-Token`, as OpenStack Swift's `GET /auth/v1.0` does) stays
+    /// off the disk, as `Set-Cookie` does: the response is kept without the fields `HTTPRedaction.default` hides.
+    @Test(arguments: ["X-Auth-Token", "Authorization", "X-Amz-Security-Token"])
+    func aTokenInAResponseHeaderIsNotWritten(header: String) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory)
+        let headers = [header: "tok3n-s3cret", "ETag": #""v1""#]
+        #expect(try await saveAndRestore("v1", headers: headers, for: request(), in: store) == "v1")
+        let file = try String(contentsOf: try #require(store.location(of: request())).file, encoding: .utf8)
+        #expect(!file.contains("tok3n-s3cret") && file.contains("v1"), "\(file)")
+        let kept = await store.restore(for: request()) { _, response in response.value(forHTTPHeaderField: "ETag") }
+        #expect(kept == #""v1""#)
+    }
+
     @Test func theMethodIsPartOfTheKey() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = FileResponseStore(directory: directory)

@@ -11,7 +11,7 @@ extension URLSession: HTTPTransport {
     /// ``HTTPTransportError``, and on Linux a `401` carrying `WWW-Authenticate` arrives as a `401` response
     /// (see ``URLSessionTransport``), on `URLSession.shared` and on a session you built too. Two things differ: the
     /// body is read whole, whatever its size (the `maximumResponseBodySize` limit is ``URLSessionTransport``'s), and
-    /// on Linux that `401` arrives without its body (FoundationNetworking hands a cancelled task's handler no data).
+    /// on Linux that `401` can arrive without its body (FoundationNetworking hands a cancelled task's handler no data).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await send(request, limit: nil)
     }

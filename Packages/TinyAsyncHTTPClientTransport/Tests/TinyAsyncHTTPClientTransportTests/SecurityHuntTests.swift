@@ -16,11 +16,16 @@ import TinyKitTestServer
     }
 
     /// `.authorization(_:header:)` is told which header holds the credential, yet the transport's redirect to another
-    /// origin takes it along: `execute` drops only the names `HTTPRedaction.redirect(from:to:drops:)` knows
-    /// (Sources/TinyAsyncHTTPClientTransport/AsyncHTTPClientTransport.swift:171-174, HTTPRedaction.swift:54-61), and
-    /// the middleware set the header before the transport followed the redirect (HTTPMiddleware+Authorization.swift:
-    /// 56-58). A hostile or compromised API server gets the token sent to a host of its choosing.
-    @Test func theAuthorizationMiddlewaresCustomHeaderFollowsARedirectToAnotherOrigin() async throws {
+    /// origin took it along: `execute` drops only the names `HTTPRedaction.redirect(from:to:drops:)` knows, and the
+    /// middleware set the header before the transport followed the redirect. A hostile or compromised API server got
+    /// the token sent to a host of its choosing. The rule now reads a credential from the name (`Private-Token`), on
+    /// both transports alike, and everyday headers go along.
+    ///
+    /// Known issue on both (the review of the sixth session): a header named otherwise (Artifactory's
+    /// `X-JFrog-Art-Api`) still goes to the other origin; the transports cannot learn the middleware's header without a
+    /// new declaration (see the authorization middleware's `header` parameter).
+    @Test(arguments: [false, true], ["Private-Token", "X-JFrog-Art-Api"])
+    func theAuthorizationMiddlewaresCustomHeaderOnARedirectToAnotherOrigin(ahc: Bool, header: String) async throws {
         let (api, attacker) = (try await TestServer.start(), try await TestServer.start())
         defer {
             api.stop()
@@ -28,14 +33,25 @@ import TinyKitTestServer
         }
         await attacker.route("GET /*") { _ in .json(200, "{}") }
         await api.route("GET /me", response: .redirect(to: attacker.url("/stolen").absoluteString))
-        let transport = AsyncHTTPClientTransport.shared
-            .with(.authorization(FixedToken(token: "s3cr3t-token"), header: "Private-Token"))
+        let transport = (ahc ? AsyncHTTPClientTransport.shared : URLSessionTransport.shared as any HTTPTransport)
+            .with(.authorization(FixedToken(token: "s3cr3t-token"), header: header))
+        var request = URLRequest(url: api.url("/me"))
+        let everyday = ["Accept-Language", "X-Request-Id", "If-None-Match"]
+        for name in everyday + (header == "Private-Token" ? [] : ["Private-Token"]) {
+            request.setValue("v", forHTTPHeaderField: name)
+        }
 
-        _ = try await bounded(seconds: 30) { try await transport.send(URLRequest(url: api.url("/me"))) }
+        _ = try await bounded(seconds: 30) { [request] in try await transport.send(request) }
 
-        #expect(api.requests.first?.header("Private-Token") == "s3cr3t-token")
+        #expect(api.requests.first?.header(header) == "s3cr3t-token")
         let landed = try #require(attacker.requests.first)
+        for name in everyday { #expect(landed.header(name) == "v") }
         #expect(landed.header("Private-Token") == nil)
+        withKnownIssue("a credential header named otherwise than the rule reads goes to another origin") {
+            #expect(landed.header(header) == nil)
+        } when: {
+            header == "X-JFrog-Art-Api"
+        }
     }
 
     /// A response head that never ends (one field line after another, fast): libcurl gives up after 300 KB of

@@ -128,8 +128,8 @@ public struct FileResponseStore: ResponseStore {
             // Without the fields `HTTPRedaction.default` hides (`Set-Cookie`, a token in `X-Auth-Token`…): a session
             // cookie or a token has no business in a file (nothing restored uses them anyway).
             let fields = response.fields
-            let shown = HTTPRedaction.default.redacted(headers: fields)
-            let headers = fields.filter { shown[$0.key] == $0.value }
+            let hidden = Self.hiddenNames(in: fields)
+            let headers = fields.filter { !hidden.contains($0.key) }
             let record = Record(key: key, status: response.statusCode, headers: headers, body: body)
             try JSONEncoder().encode(record).write(to: file, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
@@ -138,6 +138,12 @@ public struct FileResponseStore: ResponseStore {
                 "could not store the response to \(HTTPRedaction.default.summary(of: request)) in \(file.path): \(error)"
             )
         }
+    }
+
+    /// The names of the header fields in `fields` that `HTTPRedaction.default` hides (`Authorization`, `Cookie`,
+    /// `Set-Cookie`, `X-API-Key`…).
+    static func hiddenNames(in fields: [String: String]) -> Set<String> {
+        Set(HTTPRedaction.default.redacted(headers: fields).filter { fields[$0.key] != $0.value }.keys)
     }
 
     /// The request header fields an answer's key holds: its format and language, and the CORS fields, so that an
@@ -163,8 +169,7 @@ public struct FileResponseStore: ResponseStore {
         components?.percentEncodedFragment = nil
         let (sent, shown) = (components?.string ?? url.absoluteString, HTTPRedaction.default.redacted(url: url))
         // The headers `HTTPRedaction.default` hides (`Authorization`, `Cookie`, `X-API-Key`…), in a fixed order.
-        let all = request.allHTTPHeaderFields ?? [:]
-        let hidden = HTTPRedaction.default.redacted(headers: all).filter { all[$0.key] != $0.value }.keys.sorted()
+        let hidden = Self.hiddenNames(in: request.allHTTPHeaderFields ?? [:]).sorted()
         func fields(_ names: [String]) -> [String] {  // joined by line breaks, which values sent do not have
             names.compactMap { name in request.value(forHTTPHeaderField: name).map { "\(name): \($0)" } }
         }

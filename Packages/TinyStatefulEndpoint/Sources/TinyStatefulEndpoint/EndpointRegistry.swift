@@ -11,7 +11,8 @@ import TinyEndpoint
 /// ```
 ///
 /// Two endpoints are the same when their value type and these parts of their requests are equal: the HTTP method,
-/// the absolute URL (its fragment, never sent, aside), the body, and the values of the headers named in
+/// the absolute URL (its fragment, never sent, aside; its scheme and host in any case, and a default port the same as
+/// none: `https://API.example.com:443/x` is `https://api.example.com/x`), the body, and the values of the headers named in
 /// `keyHeaders:` (by default `Accept`, `Accept-Language`, `Authorization`, `Content-Type` and `Cookie`; names
 /// compare case-insensitively). The header values are kept in memory as they are, not hashed, so two requests whose
 /// key headers differ never share an instance: with the default `keyHeaders:`, requests with different credentials
@@ -84,16 +85,14 @@ public final class EndpointRegistry: Sendable {
         instances.withLock { $0.removeAll() }
     }
 
-    /// The value type, the method, the absolute URL (without its fragment, which is never sent), the body (or the error
+    /// The value type, the method, the absolute URL (as `URL.key` spells it), the body (or the error
     /// that kept it from being encoded) and the key headers (names lower-cased, sorted) with their values, each an
     /// element of its own so that no separator can make two keys equal.
     func key<A>(for endpoint: Endpoint<A>) -> [String] {
         let request = endpoint.request
         let headers = (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }
-        // In an absolute URL a `#` can only start the fragment: any other is percent-encoded.
-        let url = request.url.map { String($0.absoluteString.prefix { $0 != "#" }) } ?? ""
         return [
-            "\(ObjectIdentifier(A.self))", request.method.rawValue, url,
+            "\(ObjectIdentifier(A.self))", request.method.rawValue, request.url?.key.absoluteString ?? "",
             // A body that failed to encode is no body in the request: its error keeps it apart from a bodiless one.
             endpoint.requestError.map { "unencodable: \($0)" } ?? request.httpBody?.base64EncodedString() ?? "",
         ] + headers.filter { keyHeaders.contains($0.0) }.sorted { $0 < $1 }.flatMap { [$0.0, $0.1] }

@@ -160,14 +160,13 @@ public struct FileResponseStore: ResponseStore {
     /// answers), of the ``negotiatedFields`` (a French answer is not an English one) and of the
     /// credentials (one user's answer is never another's, and no secret is written).
     func location(of request: URLRequest) -> (key: String, file: URL, credentialed: Bool)? {
-        guard let url = request.url else { return nil }
+        // As in `EndpointRegistry`'s key, one spelling of the resource (`URL.key`: no fragment, `API.example.com:443`
+        // as `api.example.com`), and its redacted form: they differ by secrets.
+        guard let url = request.url?.key else { return nil }
         func hash(_ bytes: some Sequence<UInt8>) -> String {
             String(bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }, radix: 16)
         }
-        // The URL as sent (no fragment) through the same `URLComponents` as its redacted form: they differ by secrets.
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-        components?.percentEncodedFragment = nil
-        let (sent, shown) = (components?.string ?? url.absoluteString, HTTPRedaction.default.redacted(url: url))
+        let (sent, shown) = (url.absoluteString, HTTPRedaction.default.redacted(url: url))
         // The headers `HTTPRedaction.default` hides (`Authorization`, `Cookie`, `X-API-Key`…), in a fixed order.
         let hidden = Self.hiddenNames(in: request.allHTTPHeaderFields ?? [:]).sorted()
         func fields(_ names: [String]) -> [String] {  // joined by line breaks, which values sent do not have
@@ -181,5 +180,19 @@ public struct FileResponseStore: ResponseStore {
             + (negotiated.isEmpty ? "" : " negotiated \(hash(negotiated.utf8))")
             + (secrets.isEmpty ? "" : " credentials \(hash(secrets.utf8))")
         return (key, directory.appendingPathComponent(hash(key.utf8) + ".json"), !secrets.isEmpty)
+    }
+}
+
+extension URL {
+    /// The URL as a key, one for all the spellings of the resource it names: its scheme and host lower-cased, a default
+    /// port (`:443` of `https`, `:80` of `http`) left out (RFC 3986 §6.2.2.1, §6.2.3), and without its fragment, which
+    /// is never sent. Only keys use it: a request sends its URL as written.
+    var key: URL {
+        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else { return self }
+        components.scheme = components.scheme?.lowercased()
+        components.percentEncodedHost = components.percentEncodedHost?.lowercased()
+        if components.port == ["http": 80, "https": 443][components.scheme ?? ""] { components.port = nil }
+        components.percentEncodedFragment = nil
+        return components.url ?? self
     }
 }

@@ -42,7 +42,9 @@ public protocol ResponseStore: Sendable {
 ///   written: a short password could be found from the hash, a token not), so one user's answer is never restored for
 ///   another. (A credential the transport adds later, such as the authorization middleware's, is not seen here: give
 ///   such an API a store per signed-in user, or none.) A response's `Set-Cookie`, or any header field
-///   `HTTPRedaction.default` hides (a token in `X-Auth-Token`, say), is never written.
+///   `HTTPRedaction.default` hides (a token in `X-Auth-Token`, say), is never written, nor a field holding a URL with a
+///   secret it hides (a `Content-Location` or `Link` to `…?token=…` or to a presigned URL); the others are written as
+///   they came.
 /// - A `304` hands the stored body back with the `304`'s header fields (RFC 9111 §4.3.4), when it is the body of the
 ///   response the `304` confirmed (same `ETag`, weak or strong, and `Last-Modified`): a `304` that says `no-store`
 ///   removes the file.
@@ -125,11 +127,12 @@ public struct FileResponseStore: ResponseStore {
             // Readable by this user only: a response can be private data.
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            // Without the fields `HTTPRedaction.default` hides (`Set-Cookie`, a token in `X-Auth-Token`…): a session
-            // cookie or a token has no business in a file (nothing restored uses them anyway).
+            // Without the fields `HTTPRedaction.default` hides (`Set-Cookie`, a token in `X-Auth-Token`…), nor those
+            // holding a URL with a secret it hides (a `Link` to a presigned URL): a session cookie or a token has no
+            // business in a file (nothing restored uses them anyway).
             let fields = response.fields
             let hidden = Self.hiddenNames(in: fields)
-            let headers = fields.filter { !hidden.contains($0.key) }
+            let headers = fields.filter { !hidden.contains($0.key) && !Self.holdsSecretURL($0.value) }
             let record = Record(key: key, status: response.statusCode, headers: headers, body: body)
             try JSONEncoder().encode(record).write(to: file, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
@@ -144,6 +147,15 @@ public struct FileResponseStore: ResponseStore {
     /// `Set-Cookie`, `X-API-Key`…).
     static func hiddenNames(in fields: [String: String]) -> Set<String> {
         Set(HTTPRedaction.default.redacted(headers: fields).filter { fields[$0.key] != $0.value }.keys)
+    }
+
+    /// Whether `value` holds a URL with a secret `HTTPRedaction.default` hides (a query parameter such as `token` or
+    /// `X-Amz-Signature`, a user name or password): the whole value (`Content-Location`) or one between `<` and `>`
+    /// (`Link`), characters no URL holds.
+    static func holdsSecretURL(_ value: String) -> Bool {
+        value.split { $0 == "<" || $0 == ">" }.compactMap { URL(string: String($0))?.key }.contains {
+            $0.absoluteString != HTTPRedaction.default.redacted(url: $0)
+        }
     }
 
     /// The request header fields an answer's key holds: its format and language, and the CORS fields, so that an

@@ -64,4 +64,52 @@ import TinyMocks
         #expect(store.location(of: URLRequest(url: written))?.file == store.location(of: URLRequest(url: other))?.file)
         #expect(!storedFiles(in: directory).contains("s3cret"))
     }
+
+    /// ResponseStore.swift `save`: a `Content-Location` or `Link` holding a URL with a secret `HTTPRedaction.default`
+    /// hides (an S3 presigned URL's signature, an `access_token`, a password) was written to the file as it came: the
+    /// secret sat in plain text in the cache directory, and came back on every launch. Such a field is now left out,
+    /// as a `Set-Cookie` is.
+    @Test(arguments: [
+        ("Content-Location", "/text?token=s3cret"),
+        ("Content-Location", "https://user:s3cret@example.com/text"),
+        ("Link", #"<https://cdn.example.com/t?X-Amz-Signature=s3cret>; rel="next""#),
+        ("Link", #"<https://example.com/t?page=1>; rel="prev", <https://example.com/t?page=3&access_token=s3cret>"#),
+    ])
+    func aFieldHoldingAURLWithASecretIsNotWritten(field: String, value: String) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory, log: { _ in })
+        let request = textEndpoint().request
+        let headers = [field: value, "ETag": #""v1""#]
+        let url = try #require(request.url)
+        let response = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: headers))
+        await store.save(Data("v1".utf8), response, for: request)
+
+        let files = storedFiles(in: directory)
+        #expect(!files.contains("s3cret") && files.contains(#"\"v1\""#), "\(files)")
+        let kept = await store.restore(for: request) { _, response in
+            (response.allHeaderFields.count, response.value(forHTTPHeaderField: "ETag"))
+        }
+        #expect(kept?.0 == 1 && kept?.1 == #""v1""#)
+    }
+
+    /// The fields kept are written as they came: URLs without secrets (a fragment, not sent, is no secret), and values
+    /// that are no URL at all.
+    @Test func fieldsWithoutSecretsAreWrittenAsTheyCame() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory, log: { _ in })
+        let request = textEndpoint().request
+        let headers = [
+            "Content-Location": "/text?page=2#top", "Link": #"<https://example.com/t?page=3&q=a,b>; rel="next""#,
+            "ETag": #"W/"v1""#, "Cache-Control": "max-age=60, public", "Content-Type": "text/plain; charset=utf-8",
+            "Last-Modified": "Wed, 21 Oct 2015 07:28:00 GMT", "X-Progress": "100%", "X-Query": "a?b=c&d",
+        ]
+        let url = try #require(request.url)
+        let response = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: headers))
+        await store.save(Data("v1".utf8), response, for: request)
+
+        let changed = await store.restore(for: request) { _, response in
+            headers.filter { response.value(forHTTPHeaderField: $0.key) != $0.value }
+        }
+        #expect(changed == [:])
+    }
 }

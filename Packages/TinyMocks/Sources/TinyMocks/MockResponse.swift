@@ -9,7 +9,8 @@ import Foundation
 /// mock.register(.get, "/offline", .failure(URLError(.notConnectedToInternet)))
 /// ```
 public enum MockResponse: Sendable {
-    /// A response with `status`, `headers` and an empty body (or `body`).
+    /// A response with `status`, `headers` and an empty body (or `body`). A status no live transport answers with
+    /// (an interim `1xx` but `101`, or one outside 100–999) fails the request instead, as `other`.
     case status(_ status: Int, headers: [String: String] = [:], body: Data = Data())
 
     /// No response at all: the request fails with `error`.

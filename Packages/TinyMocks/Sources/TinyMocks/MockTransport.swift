@@ -22,8 +22,9 @@ import Foundation
 /// The answer comes after the route's delay, or the mock's `delay`, waited on its `clock`; a delay longer than the
 /// request's `timeoutInterval` fails as `timedOut` once that has passed, as on a live transport, and a cancelled
 /// request uses up no answer of its route (a delay of exactly the `timeoutInterval` answers). An answer to `HEAD`,
-/// and a `204` or `304`, has no body, as on the wire. Failures are thrown as `HTTPTransportError`, as from a live
-/// transport: a ``MockError`` as its `underlyingError` (code
+/// and a `204` or `304`, has no body, as on the wire; a status no live transport answers with (an interim `1xx` but
+/// `101`, or one outside 100–999) fails as `other`, naming it. Failures are thrown as `HTTPTransportError`, as from a
+/// live transport: a ``MockError`` as its `underlyingError` (code
 /// `invalidRequest` for ``MockError/unsafePath(path:reason:)``, `other` for the rest), and cancelling the
 /// awaiting task, also during a delay, as code `cancelled` (with `URLError.cancelled`, as from `URLSession`).
 ///
@@ -201,10 +202,12 @@ public final class MockTransport: HTTPTransport, Sendable {
             case .failure(let error):
                 throw error
             case .status(let status, let headers, let body):
+                // As from a live transport: never an interim `1xx` (but `101`), which URLSession and AsyncHTTPClient
+                // wait past, nor a status of other than three digits, which URLSession fails as no HTTP.
                 let http = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-                guard let http else {
-                    throw HTTPTransportError(
-                        .other, request: request, message: "cannot make a response with status \(status)")
+                guard let http, status == 101 || (200...999).contains(status) else {
+                    let message = "cannot answer with status \(status): no live transport does"
+                    throw HTTPTransportError(.other, request: request, message: message)
                 }
                 // As on the wire: no body for `HEAD`, `204` and `304`.
                 return (request.method == .head || [204, 304].contains(status) ? Data() : body, http)

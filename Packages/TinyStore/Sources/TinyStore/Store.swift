@@ -30,7 +30,8 @@ public final class Store<F: Feature>: Observable {
     /// The default writes the error to standard error.
     public var onError: @MainActor (StoreError<F.Action>) -> Void
 
-    /// Called when an effect ends, with the action it sent back (if any) and the state after it (for `TestStore`).
+    /// Called when an effect ends, with the action it sent back (if any, and the reducer accepted it) and the state
+    /// after it (for `TestStore`).
     package var onEffectEnd: (@MainActor ((action: F.Action, state: F.State)?) -> Void)?
     /// Recorded with each effect started from now on and inherited by the effects of the actions it sends back (for
     /// `TestStore`: where the action was sent).
@@ -95,13 +96,13 @@ public final class Store<F: Feature>: Observable {
     /// - Returns: A handle to await or cancel the effect and those of the actions it sends back.
     @discardableResult
     public func send(_ action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)? = nil) -> StoreTask {
-        StoreTask(task: apply(action) { record($0, of: action, catch: handler, in: chain)?.task })
+        StoreTask(task: apply(action) { $0.flatMap { record($0, of: action, catch: handler, in: chain) }?.task })
     }
 
-    /// Applies `action` and, before observers hear of the change, `start`s its effect: an action one sends starts its
-    /// effect after this one's (and its `.cancel(id:)` reaches it), in the order the actions were sent. `nil` when the
-    /// reducer throws (reported) or the action has no effect.
-    private func apply<Started>(_ action: F.Action, start: (EffectWork) -> Started?) -> Started? {
+    /// Applies `action` and, before observers hear of the change, `start`s its effect (`nil` for `.none`): an action one
+    /// sends starts its effect after this one's (and its `.cancel(id:)` reaches it), in the order the actions were
+    /// sent. When the reducer throws (reported), `start` is not called and the result is `nil`.
+    private func apply<Started>(_ action: F.Action, start: (EffectWork?) -> Started?) -> Started? {
         var newState = current
         do { try F.reducer(state: &newState, action: action) } catch {
             report(error, of: action, origin: .reducer)
@@ -109,7 +110,7 @@ public final class Store<F: Feature>: Observable {
         }
         current = newState
         changes.changed()  // after the change: observers told of it read the new state
-        let started = F.effect(for: action, state: newState).work.flatMap(start)
+        let started = start(F.effect(for: action, state: newState).work)
         if hasObservers { deliver(newState) }
         return started
     }
@@ -180,10 +181,14 @@ public final class Store<F: Feature>: Observable {
         case .failure(let error) where effect.handler != nil: next = effect.handler?(error)
         case .failure(let error): report(error, of: effect.action, origin: .effect)
         }
-        defer { onEffectEnd?(next.map { ($0, current) }) }  // once the action sent back has changed the state
+        var accepted: F.Action?  // an action the reducer rejects changed nothing: it is not one sent back
+        defer { onEffectEnd?(accepted.map { ($0, current) }) }  // once the action sent back has changed the state
         guard let next else { return nil }
         // No `catch` handler: the first action's covers its own effect only.
-        return apply(next) { work in record(work, of: next, catch: nil) { _ in effect.task }?.serial }
+        return apply(next) { work in
+            accepted = next
+            return work.flatMap { record($0, of: next, catch: nil) { _ in effect.task } }?.serial
+        }
     }
 
     /// A registered callback: the ``StoreObservation`` returned for it, which the store holds weakly.

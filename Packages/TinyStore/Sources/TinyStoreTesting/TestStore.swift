@@ -19,9 +19,9 @@ import TinyStore
 /// when the test store is released), when an effect is still running at
 /// ``finish(timeout:fileID:filePath:line:column:)`` or when the test store is released without it ("An effect
 /// returned for this action is still running", at the line that sent the action), when `receive` waits past its
-/// timeout (or is called with no effect running: it fails at once), or when a reducer or an effect throws. Effects run
-/// for real: inject their dependencies (for example through a generic parameter of the feature) to make them
-/// deterministic. `receive` and `finish` wait without
+/// timeout (or is called with no effect running: it fails at once), or when a reducer or an effect throws (an action
+/// the reducer rejects changes nothing and is not received). Effects run for real: inject their dependencies (for
+/// example through a generic parameter of the feature) to make them deterministic. `receive` and `finish` wait without
 /// polling: the store wakes them when an effect ends.
 ///
 /// Failures are reported as Swift Testing issues inside a Swift Testing test, otherwise with `XCTFail`, at the line

@@ -36,6 +36,7 @@ struct LabFeature: Feature {
         case startWaiting
         case waitForGate
         case relayAfterGate
+        case relayReject
         case giveUp
         case reportIsolation
         case finishedWaiting
@@ -52,7 +53,8 @@ struct LabFeature: Feature {
         case .reject:
             state.count += 100
             throw Rejected()
-        case .fail, .waitForever, .startWaiting, .waitForGate, .relayAfterGate, .giveUp, .reportIsolation: break
+        case .fail, .waitForever, .startWaiting, .waitForGate, .relayAfterGate, .relayReject, .giveUp, .reportIsolation:
+            break
         case .failed(let message): state.log.append(message)
         case .finishedWaiting: state.log.append("finished waiting")
         case .chain(let step): state.log.append("chain \(step)")
@@ -86,6 +88,8 @@ struct LabFeature: Feature {
             guard let probe = state.probe else { return nil }
             for await _ in probe.gate { break }
             return .waitForever
+        case .relayReject:
+            return .reject
         case .giveUp:
             // A cancellation the effect ran into (a child task's, say) while its own task was not cancelled.
             throw CancellationError()

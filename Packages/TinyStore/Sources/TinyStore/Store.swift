@@ -230,7 +230,9 @@ public final class Store<F: Feature>: Observable {
     }
 
     /// The current state, then the state after every action the reducer accepts; finishes when the store is
-    /// released. Each access makes a new sequence; states are buffered, so a slow reader misses none.
+    /// released. Each access makes a new sequence, observing from then until it is dropped (a `for await` over
+    /// `store.states` drops it when the loop ends) or its task is cancelled. States are buffered, so a slow reader
+    /// misses none; a sequence kept without being read holds every state since its access.
     ///
     /// ```swift
     /// for await state in store.states where !state.isLoading { … }

@@ -144,11 +144,18 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     /// ``HTTPRedaction/default``, and fragments left out; header values are never printed.
     public var description: String { description(redacting: .default) }
 
-    /// The same text as ``description``, so `localizedDescription` (and UI built on it) says what happened.
-    public var errorDescription: String? { description }
+    /// ``description`` without the body's preview (also a nested error's), so `localizedDescription`, which apps put
+    /// on screen (`.failure(error.localizedDescription)`, an alert), says what happened but never shows a response
+    /// body: a `4xx` body can echo what the user sent, or hold a token. Read ``body`` or ``description`` for it.
+    public var errorDescription: String? { description(redacting: .default, showingBody: false) }
 
     /// ``description``, with the secrets that `redaction` names redacted from the URL.
     public func description(redacting redaction: HTTPRedaction) -> String {
+        description(redacting: redaction, showingBody: true)
+    }
+
+    /// ``description(redacting:)``, with the body's preview or without it (``errorDescription``).
+    func description(redacting redaction: HTTPRedaction, showingBody: Bool) -> String {
         var text = "HTTP request \(code)"
         if let request {
             text += ": " + redaction.summary(of: request)
@@ -163,19 +170,22 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         if attempts > 1 { text += ", after \(attempts) attempts" }
         if let response, code != .unacceptableStatus(response.statusCode) { text += ", status \(response.statusCode)" }
         if let message { text += " (\(HTTPRedaction.oneLine(message)))" }
-        if let body, !body.isEmpty { text += ", body: \(HTTPRedaction.preview(of: body))" }
+        if showingBody, let body, !body.isEmpty { text += ", body: \(HTTPRedaction.preview(of: body))" }
         if let underlyingError {
-            text += ", underlying error: \(Self.summary(of: underlyingError, redacting: redaction))"
+            text +=
+                ", underlying error: \(Self.summary(of: underlyingError, redacting: redaction, showingBody: showingBody))"
         }
         return text
     }
 
     /// A short text for an underlying error: `URLError -1001 (the request timed out)` rather than the whole
     /// `NSError` dump, which holds the failing URL with its secrets; a nested `HTTPTransportError` with `redaction`.
-    @_spi(TinyKit) public static func summary(of error: any Error, redacting redaction: HTTPRedaction = .default)
-        -> String
-    {
-        if let nested = error as? HTTPTransportError { return nested.description(redacting: redaction) }
+    @_spi(TinyKit) public static func summary(
+        of error: any Error, redacting redaction: HTTPRedaction = .default, showingBody: Bool = true
+    ) -> String {
+        if let nested = error as? HTTPTransportError {
+            return nested.description(redacting: redaction, showingBody: showingBody)
+        }
         // Another library's error by its `errorDescription` where it has one (an `EndpointError`'s holds no body, its
         // `description` a token endpoint's), on one line: its text may hold line breaks.
         guard let code = urlErrorCode(of: error) else {

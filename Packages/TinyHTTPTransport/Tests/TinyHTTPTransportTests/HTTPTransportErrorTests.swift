@@ -109,6 +109,26 @@ import Testing
         #expect(error.localizedDescription.contains("timed out"))
     }
 
+    /// `localizedDescription` was the whole `description`, body preview included, so the common
+    /// `.failure(error.localizedDescription)` (and `EndpointLoading`'s alert) put a `4xx` body on screen: a validation
+    /// error echoing what the user typed, or a token endpoint's answer. It says everything else, a nested error's
+    /// body left out too; `description`, for logs, keeps the preview.
+    @Test func localizedDescriptionNeverShowsTheBody() throws {
+        let url = try #require(URL(string: "https://auth.example.com/oauth/token"))
+        let token = URLRequest(method: .post, url: url)
+        let response = try #require(HTTPURLResponse(url: url, statusCode: 400, httpVersion: nil, headerFields: nil))
+        let inner = HTTPTransportError(
+            .unacceptableStatus(400), request: token, response: response, body: Data(#"{"refresh_token":"rt_1"}"#.utf8))
+        let outer = HTTPTransportError(
+            .unacceptableStatus(400), request: token, response: response, body: Data(#"{"password":"hunter2"}"#.utf8),
+            underlyingError: inner)
+        let shown = (outer as any Error).localizedDescription
+        #expect(shown.hasPrefix("HTTP request unacceptable status 400: POST https://auth.example.com/oauth/token"))
+        #expect(shown.contains("underlying error: HTTP request unacceptable status 400"))
+        #expect(!shown.contains("hunter2") && !shown.contains("rt_1") && !shown.contains("body"), "\(shown)")
+        #expect(outer.description.contains("hunter2") && outer.description.contains("rt_1"))
+    }
+
     struct Problems: Decodable, Equatable {
         var errors: [String: [String]]
     }

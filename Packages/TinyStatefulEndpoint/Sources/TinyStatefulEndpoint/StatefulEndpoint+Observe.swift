@@ -47,8 +47,10 @@ extension StatefulEndpoint {
 
     /// The current state, then every later state, in order, for async code on any actor or task.
     ///
-    /// Each access makes a new sequence; it buffers the states its task has not consumed yet, without limit, and
-    /// ends when the iterating task is cancelled or the endpoint is deallocated. Iterating does not start a load:
+    /// Each access makes a new sequence, observing from then until it is dropped (a `for await` over `todos.states`
+    /// drops it when the loop ends); it buffers the states its task has not consumed yet, without limit (a sequence
+    /// kept in a property without being read holds every state since its access), and ends when the iterating task
+    /// is cancelled or the endpoint is deallocated. Iterating does not start a load:
     /// call ``loadIfNeeded()``.
     ///
     /// ```swift

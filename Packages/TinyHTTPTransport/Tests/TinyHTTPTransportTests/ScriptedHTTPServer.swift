@@ -21,7 +21,7 @@ import Testing
         /// The request lines received so far (`GET /path HTTP/1.1`).
         var requestLines: [String] { heads.map { $0.components(separatedBy: "\r\n")[0] } }
 
-        /// The request heads received so far.
+        /// The request heads received so far, each with its body.
         var heads: [String] { recorded.withLock { $0.heads } }
 
         /// The paths of the requests received so far.
@@ -105,16 +105,26 @@ import Testing
             close(connection)
         }
 
-        /// Reads the request head, up to its blank line (the requests here have no body).
+        /// Reads the request head, up to its blank line, and the body its `Content-Length` announces (a head read up
+        /// to a blank line at the end of what came was never answered when a `POST`'s body came with it).
         private static func readHead(_ connection: Int32) -> String {
-            var head = [UInt8]()
+            var request = [UInt8]()
             var buffer = [UInt8](repeating: 0, count: 4096)
-            while !head.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+            while !isWhole(request) {
                 let count = recv(connection, &buffer, buffer.count, 0)
                 if count <= 0 { break }
-                head += buffer[..<count]
+                request += buffer[..<count]
             }
-            return String(decoding: head, as: UTF8.self)
+            return String(decoding: request, as: UTF8.self)
+        }
+
+        /// Whether `request` holds its head and the body its `Content-Length` announces.
+        private static func isWhole(_ request: [UInt8]) -> Bool {
+            guard let end = request.firstRange(of: Array("\r\n\r\n".utf8)) else { return false }
+            let length = String(decoding: request[..<end.lowerBound], as: UTF8.self).lowercased()
+                .components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) }
+            return request.count - end.upperBound >= length ?? 0
         }
 
         /// A response with `status`, `headers` and `body`, closing the connection.

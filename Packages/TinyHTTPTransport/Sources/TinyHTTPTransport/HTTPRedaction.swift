@@ -58,14 +58,17 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// (RFC 6454: scheme, host and port, in any case, a default port the same as none), and `name` is `Origin`, a
     /// credential ``default`` hides (`Authorization`, `Cookie`, `X-API-Key`…), or a name that reads as one (it holds
     /// `auth`, `token`, `key`, `secret`, `session` or `password`: an API's own credential header, such as the
-    /// authorization middleware's `Private-Token`). The rule of both transports.
+    /// authorization middleware's `Private-Token`), but not `Idempotency-Key` (no credential: a retry at the new
+    /// origin needs it). The rule of both transports.
     @_spi(TinyKit) public static func redirect(from: URL, to: URL, drops name: String) -> Bool {
         func origin(_ url: URL) -> (String?, String?, Int?) {
             let scheme = url.scheme?.lowercased()
             return (scheme, url.host?.lowercased(), url.port ?? ["http": 80, "https": 443][scheme ?? ""])
         }
         let name = name.lowercased()
-        let credential = ["auth", "token", "key", "secret", "session", "password"].contains { name.contains($0) }
+        let credential =
+            ["auth", "token", "key", "secret", "session", "password"].contains { name.contains($0) }
+            && !name.hasSuffix("idempotency-key")
         return (name == "origin" || credential || alwaysSecret.headers.contains(name)) && origin(from) != origin(to)
     }
 

@@ -4,6 +4,22 @@ import Testing
 @_spi(TinyKit) @testable import TinyHTTPTransport
 
 @Suite(.timeLimit(.minutes(1))) struct NinthSessionFixTests {
+    /// `Idempotency-Key` (IETF draft-ietf-httpapi-idempotency-key-header) is no credential: it names one operation,
+    /// so that a retry of it is not done twice. The redirect rule dropped it to another origin because its name holds
+    /// `key`, so a `POST` redirected by a `307` went without it and a retry there could charge twice. Kept now, and
+    /// the credentials that hold `key` still go.
+    @Test func aRedirectToAnotherOriginKeepsTheIdempotencyKey() throws {
+        let (from, to) = (
+            try #require(URL(string: "https://api.example.com/charges")),
+            try #require(URL(string: "https://pay.example.net/charges"))
+        )
+
+        #expect(!HTTPRedaction.redirect(from: from, to: to, drops: "Idempotency-Key"))
+        #expect(!HTTPRedaction.redirect(from: from, to: to, drops: "x-idempotency-key"))
+        #expect(HTTPRedaction.redirect(from: from, to: to, drops: "X-API-Key"))
+        #expect(HTTPRedaction.redirect(from: from, to: to, drops: "X-Idempotency-Secret"))
+    }
+
     #if canImport(Glibc)
         /// A `POST` answered by a redirect (a login form answered `303 See Other`) is followed at once, through
         /// `URLSessionTransport` and through a session without a delegate. A review saw it wait until its timeout
@@ -33,6 +49,25 @@ import Testing
                 }
             }
             #expect(server.paths.count == 40)
+        }
+
+        /// The same through `URLSessionTransport` (its session's delegate mends FoundationNetworking's redirects).
+        @Test func aPOSTRedirectedToAnotherOriginKeepsItsIdempotencyKey() async throws {
+            let target = try ScriptedHTTPServer(reply: ScriptedHTTPServer.response(200, body: "charged"))
+            let elsewhere = try target.url("/charges").absoluteString
+            let origin = try ScriptedHTTPServer(
+                reply: ScriptedHTTPServer.response(307, headers: ["Location: \(elsewhere)"]))
+            var request = URLRequest(method: .post, url: try origin.url("/charges"))
+            request.httpBody = Data(#"{"amount":100}"#.utf8)
+            request.setValue("ik-42", forHTTPHeaderField: "Idempotency-Key")
+            request.setValue("s3cr3t", forHTTPHeaderField: "X-API-Key")
+
+            _ = try await URLSessionTransport(configuration: .ephemeral).send(request)
+
+            let landed = try #require(target.heads.first).lowercased()
+            #expect(landed.hasPrefix("post /charges"))
+            #expect(landed.contains("idempotency-key: ik-42"), "\(landed)")
+            #expect(!landed.contains("s3cr3t"), "\(landed)")
         }
     #endif
 }

@@ -29,11 +29,12 @@ extension HTTPURLResponse {
             formatter.dateFormat = form
             // An obsolete form exactly, not what the lenient formatter makes of a year of another length or a missing
             // `GMT`; the IMF form without its zeros too (`Thu, 1 Jan 2026 8:49:37 GMT`), but with its four-digit
-            // year and its `GMT`.
+            // year and its `GMT`. The weekday is not checked in any form (as curl and Go do not).
             let date = formatter.date(from: text)
             let words = text.split(separator: " ")
             let imf = words.count == 6 && words[3].count == 4 && words[5] == "GMT"
-            return (form == forms[0] ? imf : date.map(formatter.string) == text) ? date : nil
+            let exact = date.map(formatter.string)?.drop { $0 != " " } == text.drop { $0 != " " }
+            return (form == forms[0] ? imf : exact) ? date : nil
         }.first
     }
 }

@@ -20,6 +20,19 @@ import Testing
         #expect(HTTPRedaction.redirect(from: from, to: to, drops: "X-Idempotency-Secret"))
     }
 
+    /// An HTTP date's weekday is ignored in each of its three forms (RFC 9110 §5.6.7 asks recipients to be robust;
+    /// curl and Go ignore it): the IMF form's was, but the obsolete RFC 850 and asctime forms were refused with a
+    /// wrong one, so their `Retry-After` fell back to the backoff and their `Expires` was stale.
+    @Test(arguments: ["Mon, 06 Nov 1994 08:49:37 GMT", "Monday, 06-Nov-94 08:49:37 GMT", "Mon Nov  6 08:49:37 1994"])
+    func anHTTPDateWithAWrongWeekdayIsStillADate(date: String) throws {
+        let headers = ["Date": "Sun, 06 Nov 1994 08:49:07 GMT", "Retry-After": date]
+        let response = try #require(
+            HTTPURLResponse(url: testURL, statusCode: 503, httpVersion: nil, headerFields: headers))
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+
+        #expect(response.duration(untilDateIn: "Retry-After", now: now) == .seconds(30))
+    }
+
     #if canImport(Glibc)
         /// A `POST` answered by a redirect (a login form answered `303 See Other`) is followed at once, through
         /// `URLSessionTransport` and through a session without a delegate. A review saw it wait until its timeout

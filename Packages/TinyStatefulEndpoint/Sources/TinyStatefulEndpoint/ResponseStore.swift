@@ -43,8 +43,8 @@ public protocol ResponseStore: Sendable {
 ///   another. (A credential the transport adds later, such as the authorization middleware's, is not seen here: give
 ///   such an API a store per signed-in user, or none.) A response's `Set-Cookie`, or any header field
 ///   `HTTPRedaction.default` hides (a token in `X-Auth-Token`, say), is never written, nor a field holding a URL with a
-///   secret it hides (a `Content-Location` or `Link` to `…?token=…` or to a presigned URL); the others are written as
-///   they came.
+///   secret it hides (a `Content-Location` or `Link` to `…?token=…` or to a presigned URL, or a `#access_token=…`);
+///   the others are written as they came.
 /// - A `304` hands the stored body back with the `304`'s header fields (RFC 9111 §4.3.4), when it is the body of the
 ///   response the `304` confirmed (same `ETag`, weak or strong, and `Last-Modified`): a `304` that says `no-store`
 ///   removes the file.
@@ -150,11 +150,14 @@ public struct FileResponseStore: ResponseStore {
     }
 
     /// Whether `value` holds a URL with a secret `HTTPRedaction.default` hides (a query parameter such as `token` or
-    /// `X-Amz-Signature`, a user name or password): the whole value (`Content-Location`) or one between `<` and `>`
-    /// (`Link`), characters no URL holds.
+    /// `X-Amz-Signature`, a user name or password), or with parameters in its fragment (OAuth's implicit flow puts
+    /// tokens there: `/callback#access_token=…`): a word (`Content-Location`, `report-uri a b`) or one between `<` and
+    /// `>` (`Link`), characters no URL holds. A quoted value (an `ETag`) is no URL with a fragment.
     static func holdsSecretURL(_ value: String) -> Bool {
-        value.split { $0 == "<" || $0 == ">" }.compactMap { URL(string: String($0))?.key }.contains {
-            $0.absoluteString != HTTPRedaction.default.redacted(url: $0)
+        value.split { $0 == "<" || $0 == ">" || $0.isWhitespace }.compactMap { URL(string: String($0)) }.contains {
+            let (key, located) = ($0.key, $0.scheme != nil || $0.relativeString.hasPrefix("/"))
+            return (located && $0.fragment?.contains("=") == true)
+                || key.absoluteString != HTTPRedaction.default.redacted(url: key)
         }
     }
 

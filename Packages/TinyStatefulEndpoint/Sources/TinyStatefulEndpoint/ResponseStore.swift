@@ -154,7 +154,11 @@ public struct FileResponseStore: ResponseStore {
     /// tokens there: `/callback#access_token=…`): a word (`Content-Location`, `report-uri a b`) or one between `<` and
     /// `>` (`Link`), characters no URL holds. A quoted value (an `ETag`) is no URL with a fragment.
     static func holdsSecretURL(_ value: String) -> Bool {
-        value.split { $0 == "<" || $0 == ">" || $0.isWhitespace }.compactMap { URL(string: String($0)) }.contains {
+        // Only a word with a query, user information or a fragment can hold a secret: the others are not parsed.
+        let words = value.split { $0 == "<" || $0 == ">" || $0.isWhitespace }.filter {
+            $0.contains(where: "?@#".contains)
+        }
+        return words.compactMap { URL(string: String($0)) }.contains {
             let (key, located) = ($0.key, $0.scheme != nil || $0.relativeString.hasPrefix("/"))
             return (located && $0.fragment?.contains("=") == true)
                 || key.absoluteString != HTTPRedaction.default.redacted(url: key)

@@ -1,25 +1,8 @@
-/// The `dump` output of a value: one line per property, nested values indented; the members of a set and the pairs of
-/// a dictionary sorted, and an optional's line without its value (the lines below it show it), so equal values read
-/// alike whatever the order their hashes give them.
+/// The `dump` output of a value: one line per property, nested values indented.
 func dumped(_ value: some Any) -> String {
     var output = ""
     dump(value, to: &output)
-    return dumps(in: output.split(separator: "\n")[...]).joined(separator: "\n") + "\n"
-}
-
-/// The values `dump` wrote in `lines`: each its line and the deeper lines after it, sorted in a set or dictionary.
-private func dumps(in lines: ArraySlice<Substring>) -> [String] {
-    var (values, rest) = ([String](), lines)
-    while var line = rest.popFirst().map(String.init) {
-        let depth = line.prefix { $0 == " " }.count
-        let end = rest.firstIndex { $0.prefix { $0 == " " }.count <= depth } ?? rest.endIndex
-        var children = dumps(in: rest[..<end])
-        rest = rest[end...]
-        if line.contains(/▿ (.+: )?\d+ (members?|key\/value pairs?)$/) { children.sort() }
-        line.replace(/^( *▿ (?:[^ (]+: )?Optional)\(.*\)$/) { $0.output.1 }  // its value: the lines below
-        values.append(([line] + children).joined(separator: "\n"))
-    }
-    return values
+    return output
 }
 
 /// A line diff of the ``dumped(_:)`` outputs of two values: common lines start with two spaces, lines only in

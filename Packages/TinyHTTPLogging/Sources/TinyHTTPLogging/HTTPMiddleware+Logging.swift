@@ -106,25 +106,9 @@
     /// The trace lines' metadata: the headers (a request's or a response's) with their secrets redacted, and the body's
     /// first 1000 bytes (`nil`: a body stream).
     private func details(_ headers: [AnyHashable: Any], _ body: Data?, _ redaction: HTTPRedaction) -> Logger.Metadata {
-        // A URL with a query, user or fragment in a value (`Location`, each `<…>` of `Link`, `Refresh`'s `url=…`) is
-        // redacted as the request's is.
-        // A word that is not a URL with a scheme, a path, a query or parameters in its fragment (`#fff`, `"v1#2"`) is
-        // kept as it came; a relative one with a query or fragment parameters (`callback?access_token=…`, OAuth's
-        // implicit `callback#access_token=…`) is redacted.
-        func redactingURL(_ text: some StringProtocol) -> String {
-            guard let url = URL(string: String(text)),
-                url.scheme != nil || text.hasPrefix("/") || url.query != nil || url.fragment?.contains("=") == true,
-                url.query != nil || url.user != nil || url.fragment != nil
-            else { return String(text) }
-            let redacted = redaction.redacted(url: url)
-            return redacted == url.absoluteString ? String(text) : redacted
-        }
+        // `redacted(headers:)` also redacts a URL a value carries (`Location`, each `<…>` of `Link`, `Refresh`'s `url=…`).
         let fields = headers.reduce(into: [String: String]()) { fields, field in
-            let value = String(describing: field.value)
-            // `<…>` of `Link`, then `url=` of `Refresh` (`0;url=…`, `URL = '…'`), then each word.
-            fields[String(describing: field.key)] = value.replacing(/<([^>]*)>/) { "<\(redactingURL($0.1))>" }
-                .replacing(/(?i)(url\s*=\s*['"]?)([^'"\s]+)/) { $0.1 + redactingURL($0.2) }
-                .split(separator: " ", omittingEmptySubsequences: false).map(redactingURL).joined(separator: " ")
+            fields[String(describing: field.key)] = String(describing: field.value)
         }
         return [
             "headers": .dictionary(redaction.redacted(headers: fields).mapValues { .string($0) }),

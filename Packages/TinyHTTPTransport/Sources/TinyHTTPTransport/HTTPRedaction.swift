@@ -72,10 +72,38 @@ public struct HTTPRedaction: Hashable, Sendable {
         return (name == "origin" || credential || alwaysSecret.headers.contains(name)) && origin(from) != origin(to)
     }
 
-    /// `headers` with every secret value replaced by `***`.
+    /// `headers` with every secret value replaced by `***`, and the secrets of a URL a value carries (`Location`,
+    /// `Content-Location`, each `<…>` of `Link`, `Refresh`'s `url=…`) redacted as a request's URL is.
     public func redacted(headers: [String: String]) -> [String: String] {
-        Dictionary(
-            uniqueKeysWithValues: headers.map { ($0, self.headers.contains($0.lowercased()) ? Self.placeholder : $1) })
+        headers.reduce(into: [:]) { redacted, field in
+            redacted[field.key] =
+                self.headers.contains(field.key.lowercased()) ? Self.placeholder : redactingURLs(in: field.value)
+        }
+    }
+
+    /// `value` with each URL in it that holds a query, a user or parameters in its fragment redacted: `<…>` of `Link`,
+    /// then `url=` of `Refresh` (`0;url=…`, `URL = '…'`), then each word. A word that is not a URL with a scheme, a
+    /// path, a query or fragment parameters (`#fff`, a quoted `"v1#x=1"`, `/docs#top`) is kept as it came; a relative
+    /// one with a query or fragment parameters (`callback?access_token=…`, OAuth's implicit `callback#access_token=…`)
+    /// is redacted.
+    private func redactingURLs(in value: String) -> String {
+        func redactingURL(_ text: some StringProtocol) -> String {
+            guard !text.hasPrefix("\""), text.contains(where: "?@#".contains), let url = URL(string: String(text))
+            else {
+                return String(text)
+            }
+            let parameters = url.fragment?.contains("=") == true  // OAuth's implicit flow puts tokens there
+            guard url.scheme != nil || text.hasPrefix("/") || url.query != nil || parameters,
+                url.query != nil || url.user != nil || parameters
+            else { return String(text) }
+            // Unchanged but for a fragment without parameters (`#top`), which `redacted(url:)` leaves out: as it came.
+            let redacted = redacted(url: url)
+            return redacted == (parameters ? url.absoluteString : String(url.absoluteString.prefix { $0 != "#" }))
+                ? String(text) : redacted
+        }
+        return value.replacing(/<([^>]*)>/) { "<\(redactingURL($0.1))>" }
+            .replacing(/(?i)(url\s*=\s*['"]?)([^'"\s]+)/) { $0.1 + redactingURL($0.2) }
+            .split(separator: " ", omittingEmptySubsequences: false).map(redactingURL).joined(separator: " ")
     }
 
     /// `url` as text, with the values of secret query parameters and the user name and password of its user

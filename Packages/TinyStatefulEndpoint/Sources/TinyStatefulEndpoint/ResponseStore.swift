@@ -127,12 +127,11 @@ public struct FileResponseStore: ResponseStore {
             // Readable by this user only: a response can be private data.
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            // Without the fields `HTTPRedaction.default` hides (`Set-Cookie`, a token in `X-Auth-Token`…), nor those
-            // holding a URL with a secret it hides (a `Link` to a presigned URL): a session cookie or a token has no
-            // business in a file (nothing restored uses them anyway).
+            // Without the fields `HTTPRedaction.default` hides (`Set-Cookie`, a token in `X-Auth-Token`…, a `Link` to
+            // a presigned URL): a session cookie or a token has no business in a file (nothing restored uses them).
             let fields = response.fields
             let hidden = Self.hiddenNames(in: fields)
-            let headers = fields.filter { !hidden.contains($0.key) && !Self.holdsSecretURL($0.value) }
+            let headers = fields.filter { !hidden.contains($0.key) }
             let record = Record(key: key, status: response.statusCode, headers: headers, body: body)
             try JSONEncoder().encode(record).write(to: file, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
@@ -144,25 +143,10 @@ public struct FileResponseStore: ResponseStore {
     }
 
     /// The names of the header fields in `fields` that `HTTPRedaction.default` hides (`Authorization`, `Cookie`,
-    /// `Set-Cookie`, `X-API-Key`…).
+    /// `Set-Cookie`, `X-API-Key`…), or that hold a URL with a secret it hides (`Link: <…?X-Amz-Signature=…>`,
+    /// `Content-Location: /callback#access_token=…`).
     static func hiddenNames(in fields: [String: String]) -> Set<String> {
         Set(HTTPRedaction.default.redacted(headers: fields).filter { fields[$0.key] != $0.value }.keys)
-    }
-
-    /// Whether `value` holds a URL with a secret `HTTPRedaction.default` hides (a query parameter such as `token` or
-    /// `X-Amz-Signature`, a user name or password), or with parameters in its fragment (OAuth's implicit flow puts
-    /// tokens there: `/callback#access_token=…`): a word (`Content-Location`, `report-uri a b`) or one between `<` and
-    /// `>` (`Link`), characters no URL holds. A quoted value (an `ETag`) is no URL with a fragment.
-    static func holdsSecretURL(_ value: String) -> Bool {
-        // Only a word with a query, user information or a fragment can hold a secret: the others are not parsed.
-        let words = value.split { $0 == "<" || $0 == ">" || $0.isWhitespace }.filter {
-            $0.contains(where: "?@#".contains)
-        }
-        return words.compactMap { URL(string: String($0)) }.contains {
-            let (key, located) = ($0.key, $0.scheme != nil || $0.relativeString.hasPrefix("/"))
-            return (located && $0.fragment?.contains("=") == true)
-                || key.absoluteString != HTTPRedaction.default.redacted(url: key)
-        }
     }
 
     /// The request header fields an answer's key holds: its format and language, and the CORS fields, so that an

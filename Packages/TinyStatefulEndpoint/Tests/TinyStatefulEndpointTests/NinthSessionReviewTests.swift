@@ -10,7 +10,7 @@ import TinyMocks
 @Suite(.timeLimit(.minutes(1))) struct NinthSessionReviewTests {
     let directory = RevalidationTests.directory()
 
-    /// ResponseStore.swift `holdsSecretURL`: the URL was checked without its fragment, so a token OAuth's implicit
+    /// ResponseStore.swift (now `HTTPRedaction.redacted(headers:)`, which `hiddenNames(in:)` uses): the URL was checked without its fragment, so a token OAuth's implicit
     /// flow puts there (`#access_token=…`, which `HTTPRedaction.default` leaves out of every text and the logging
     /// middleware redacts in a header value) was written to the file; and a value was read as one URL, so the second
     /// of two URLs in a word list (`report-uri a b`) was never seen. Such fields are now left out too.

@@ -101,6 +101,8 @@ public struct HTTPRedaction: Hashable, Sendable {
             return redacted == (parameters ? url.absoluteString : String(url.absoluteString.prefix { $0 != "#" }))
                 ? String(text) : redacted
         }
+        // A URL with a secret has a query, a user or a fragment: most values (dates, types, tags) skip the search.
+        guard value.contains(where: "?@#".contains) else { return value }
         return value.replacing(/<([^>]*)>/) { "<\(redactingURL($0.1))>" }
             .replacing(/(?i)(url\s*=\s*['"]?)([^'"\s]+)/) { $0.1 + redactingURL($0.2) }
             .split(separator: " ", omittingEmptySubsequences: false).map(redactingURL).joined(separator: " ")

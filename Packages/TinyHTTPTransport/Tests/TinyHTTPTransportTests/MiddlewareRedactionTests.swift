@@ -164,6 +164,27 @@ import Testing
         #expect(HTTPRedaction.preview(of: Data([0x6F, 0x6B, 0xFF])) == "ok\u{FFFD}")
     }
 
+    /// `redacted(headers:)` redacts the secrets of a URL a value carries, as a request's URL is redacted (the rule the
+    /// logging middleware had alone; `FileResponseStore` leaves such fields out of its files through it), and keeps
+    /// every other value as it came.
+    @Test func headerValuesCarryingURLsHaveTheirSecretsRedacted() {
+        let redacted = HTTPRedaction.default.redacted(headers: [
+            "Location": "https://api.example.com/cb?token=s3cret&page=2",
+            "Content-Location": "/callback#access_token=s3cret",
+            "Link": #"<https://example.com/t?page=3>; rel="next", <https://cdn.example.com/t?X-Amz-Signature=s3cret>"#,
+            "Refresh": "0; url=/next?api_key=s3cret",
+            "ETag": #""v1#x=1""#, "X-Doc": "/docs#top", "X-Query": "a?b=c&d", "Date": "Wed, 21 Oct 2015 07:28:00 GMT",
+        ])
+        #expect(redacted["Location"] == "https://api.example.com/cb?token=***&page=2")
+        #expect(redacted["Content-Location"] == "/callback")
+        #expect(
+            redacted["Link"]
+                == #"<https://example.com/t?page=3>; rel="next", <https://cdn.example.com/t?X-Amz-Signature=***>"#)
+        #expect(redacted["Refresh"] == "0; url=/next?api_key=***")
+        #expect(redacted["ETag"] == #""v1#x=1""# && redacted["X-Doc"] == "/docs#top")
+        #expect(redacted["X-Query"] == "a?b=c&d" && redacted["Date"] == "Wed, 21 Oct 2015 07:28:00 GMT")
+    }
+
     @Test func errorDescriptionsUseTheSummaryAndThePreview() throws {
         let url = try #require(URL(string: "https://api.example.com/a?api_key=k3y"))
         let request = URLRequest(method: .put, url: url)

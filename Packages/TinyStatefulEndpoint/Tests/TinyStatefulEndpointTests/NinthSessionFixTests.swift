@@ -74,6 +74,10 @@ import TinyMocks
         ("Content-Location", "https://user:s3cret@example.com/text"),
         ("Link", #"<https://cdn.example.com/t?X-Amz-Signature=s3cret>; rel="next""#),
         ("Link", #"<https://example.com/t?page=1>; rel="prev", <https://example.com/t?page=3&access_token=s3cret>"#),
+        // Found by the review: a token in a fragment (OAuth's implicit flow), the second URL of a word list.
+        ("Content-Location", "/callback#access_token=s3cret&token_type=bearer"),
+        ("Content-Location", "https://app.example.com/callback#id_token=s3cret"),
+        ("Content-Security-Policy", "report-uri https://a.example/r?x=1 https://b.example/r?token=s3cret"),
     ])
     func aFieldHoldingAURLWithASecretIsNotWritten(field: String, value: String) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -92,17 +96,25 @@ import TinyMocks
         #expect(kept?.0 == 1 && kept?.1 == #""v1""#)
     }
 
-    /// The fields kept are written as they came: URLs without secrets (a fragment, not sent, is no secret), and values
-    /// that are no URL at all.
-    @Test func fieldsWithoutSecretsAreWrittenAsTheyCame() async throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = FileResponseStore(directory: directory, log: { _ in })
-        let request = textEndpoint().request
-        let headers = [
+    /// The fields kept are written as they came: URLs without secrets (a fragment without parameters, not sent, is no
+    /// secret), and values that are no URL at all; and, from the review, a quoted value with `#` and `=` (an `ETag`,
+    /// which revalidation needs) and word lists of URLs without secrets.
+    @Test(arguments: [
+        [
             "Content-Location": "/text?page=2#top", "Link": #"<https://example.com/t?page=3&q=a,b>; rel="next""#,
             "ETag": #"W/"v1""#, "Cache-Control": "max-age=60, public", "Content-Type": "text/plain; charset=utf-8",
             "Last-Modified": "Wed, 21 Oct 2015 07:28:00 GMT", "X-Progress": "100%", "X-Query": "a?b=c&d",
-        ]
+        ],
+        [
+            "Content-Location": "/docs/text#top", "ETag": #""v1#x=1""#,
+            "Content-Security-Policy": "default-src 'self'; report-uri https://a.example/r?x=1 /r?y=2",
+            "Refresh": "5; url=/next?page=2", "Server-Timing": #"cache;desc="HIT", total;dur=12"#,
+        ],
+    ])
+    func fieldsWithoutSecretsAreWrittenAsTheyCame(headers: [String: String]) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory, log: { _ in })
+        let request = textEndpoint().request
         let url = try #require(request.url)
         let response = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: headers))
         await store.save(Data("v1".utf8), response, for: request)

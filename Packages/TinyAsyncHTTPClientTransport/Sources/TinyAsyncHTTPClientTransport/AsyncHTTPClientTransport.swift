@@ -68,7 +68,7 @@
             eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .tinyKit)
 
         /// The client that sends the requests. The transport never shuts it down: a client you passed stays yours.
-        public let client: HTTPClient
+        let client: HTTPClient
         /// The largest response body, in bytes, read into memory: 10 MiB unless you say otherwise. A negative value
         /// counts as `0`: only empty bodies are accepted; a value over 4 GiB - 1 (what a `ByteBuffer` holds) counts
         /// as 4 GiB - 1.
@@ -103,6 +103,17 @@
         ///   response), more than 20 redirects, a redirect cycle or a redirect to a port over 65535; and the code of
         ///   its category for other failures of the client (the table is in the Getting Started article).
         public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            let sent = try await sendDeferringResponse(request)
+            return (sent.body, try sent.response())
+        }
+
+        /// ``send(_:)``, making the `HTTPURLResponse` only when `response` is called: an `Endpoint` that decodes an
+        /// accepted JSON body needs only the status and `Content-Type`, and Foundation's `HTTPURLResponse.init`
+        /// canonicalises every header name (about 13,000 instructions a field on Linux). Making it is a pure function
+        /// of the response head, so it is safe to defer; FoundationNetworking's initialiser never fails.
+        public func sendDeferringResponse(_ request: URLRequest) async throws
+            -> (body: Data, status: Int, contentType: String?, response: @Sendable () throws -> HTTPURLResponse)
+        {
             let limit = Self.readLimit(maximumResponseBodySize)
             let timeout = Self.timeout(of: request)
             do {
@@ -113,22 +124,30 @@
                 // The response head must come within `timeout`, redirects included; no timeout, no deadline.
                 let (response, redirected) = try await execute(
                     outgoing, deadline: timeout.map { .now() + $0 } ?? .distantFuture, request: request)
-                let head = try Self.httpURLResponse(for: response, request: request, redirected: redirected)
+                let head = { @Sendable () throws -> HTTPURLResponse in
+                    try Self.httpURLResponse(for: response, request: request, redirected: redirected)
+                }
                 do {
                     let body = try await Self.collect(
                         response.body, upTo: limit, idle: timeout, on: client.eventLoopGroup.any())
-                    return (Data(buffer: body, byteTransferStrategy: .noCopy), head)
+                    // Repeated fields joined as `httpURLResponse` joins them.
+                    let types = response.headers["Content-Type"]
+                    let contentType = types.isEmpty ? nil : types.joined(separator: ", ")
+                    return (
+                        Data(buffer: body, byteTransferStrategy: .noCopy), Int(response.status.code), contentType, head
+                    )
                 } catch is NIOTooManyBytesError {
-                    throw HTTPTransportError.bodyTooLarge(limit: limit, request: request, response: head)
+                    let message = "the response body is larger than maximumResponseBodySize, \(limit) bytes"
+                    throw HTTPTransportError(.other, request: request, response: try head(), message: message)
                 } catch is IdleBody {
                     throw HTTPTransportError(
-                        .timedOut, request: request, response: head,
+                        .timedOut, request: request, response: try head(),
                         message:
                             "no byte of the body came for \(request.timeoutInterval) s (the request's timeoutInterval)")
                 } catch {
                     // A failure in the body (the connection closed, a cancellation) keeps the head, as URLSession's do.
                     var failure = Self.transportError(for: error, request: request)
-                    failure.response = failure.response ?? head
+                    failure.response = try failure.response ?? head()
                     throw failure
                 }
             } catch {

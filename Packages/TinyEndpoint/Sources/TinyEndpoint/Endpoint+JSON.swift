@@ -56,6 +56,7 @@ extension Endpoint where A: DecodableResult {
             headers: headers, expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query,
             parse: decoder.parse(checksContentType: checksContentType))
         requestError = prepared?.error
+        parseWithoutResponse = decoder.parseWithoutResponse(checksContentType: checksContentType)
     }
 }
 
@@ -207,6 +208,21 @@ extension JSONDecoder {
     func parse<T: DecodableResult>(checksContentType: Bool) -> @Sendable (Data?, URLResponse?) -> Result<T, any Error> {
         { data, response in
             Result { try self.decodeBody(from: data, response: response, checksContentType: checksContentType) }
+        }
+    }
+
+    /// ``parse(checksContentType:)`` without the response, for ``Endpoint/parseWithoutResponse``: the value of a
+    /// non-empty body labelled JSON (or not labelled), `nil` where `decodeBody` must decide with the response (text,
+    /// an empty body, another `Content-Type`, a body that does not decode: it decodes it again, and its error names
+    /// the response). Where it returns a value, `decodeBody` returns the same.
+    func parseWithoutResponse<T: DecodableResult>(
+        checksContentType: Bool
+    ) -> @Sendable (Data, String?) -> Result<T, any Error>? {
+        { data, contentType in
+            guard T.self != String.self, T.self != String?.self, !data.isEmpty,
+                !checksContentType || Self.isJSON(contentType ?? ""), let value = try? self.decode(T.self, from: data)
+            else { return nil }
+            return .success(value)
         }
     }
 

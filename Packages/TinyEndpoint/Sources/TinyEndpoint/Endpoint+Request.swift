@@ -56,6 +56,7 @@ extension Endpoint {
             method, url: url, accept: accept, contentType: contentType, body: body, headers: headers,
             expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query
         ) { data, _ in parse(data) }
+        parseWithoutResponse = { data, _ in parse(data) }
     }
 }
 
@@ -76,6 +77,6 @@ extension Endpoint where A == Void {
         self.init(
             method, url: url, accept: accept, contentType: contentType, body: body, headers: headers,
             expectedStatusCode: expectedStatusCode, timeOutInterval: timeOutInterval, query: query
-        ) { _, _ in .success(()) }
+        ) { _ in .success(()) }
     }
 }

@@ -25,10 +25,17 @@ public struct Endpoint<A>: Sendable {
     /// Turns the body and response into the result (TinyNetworking's shape).
     ///
     /// Call it directly to test parsing without a network: `try endpoint.parse(data, nil).get()`.
-    public var parse: @Sendable (Data?, URLResponse?) -> Result<A, any Error>
+    public var parse: @Sendable (Data?, URLResponse?) -> Result<A, any Error> {
+        didSet { parseWithoutResponse = nil }
+    }
     /// Why the request could not be built (a body that could not be encoded), thrown when the endpoint is loaded,
     /// before anything is sent; `nil` for an endpoint that can be sent.
     public internal(set) var requestError: EndpointError?
+    /// ``parse``'s shortcut for a load that has the body, status and `Content-Type` but not yet an `HTTPURLResponse`
+    /// (`ResponseDeferringTransport`): the result from those alone, or `nil` when `parse` needs the
+    /// response (a body that does not decode, an empty body, text). Set by the JSON initialisers; replacing `parse`
+    /// drops it.
+    var parseWithoutResponse: (@Sendable (Data, String?) -> Result<A, any Error>?)?
 
     /// Creates an endpoint from a prepared request.
     ///
@@ -68,6 +75,9 @@ public struct Endpoint<A>: Sendable {
             parse(data, response).flatMap(transform)
         }
         mapped.requestError = requestError
+        if let parse = parseWithoutResponse {
+            mapped.parseWithoutResponse = { data, type in parse(data, type).map { $0.flatMap(transform) } }
+        }
         return mapped
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 extension HTTPTransport {
     /// Sends the endpoint's request, checks the status code and parses the response: the one load every consumer
@@ -20,8 +20,9 @@ extension HTTPTransport {
     ///   custom parse function.
     public func load<A>(_ endpoint: Endpoint<A>) async throws -> sending A {
         if let requestError = endpoint.requestError { throw requestError }
-        let (data, response) = try await send(endpoint.request)
-        return try endpoint.result(data: data, response: response).get()
+        let sent = try await sendDeferringResponse(endpoint.request)
+        return try endpoint.result(data: sent.body, status: sent.status, contentType: sent.contentType, sent.response)
+            .get()
     }
 }
 
@@ -30,8 +31,24 @@ extension Endpoint {
     /// (async, completion handlers, `URLSession` data tasks, `StatefulEndpoint`'s revalidating fetch) turns a response
     /// into a result.
     @_spi(TinyKit) public func result(data: Data, response: HTTPURLResponse) -> Result<A, any Error> {
-        Result<Void, any Error> {
-            try validateStatus(response: response, body: data, request: request, expectedStatusCode: expectedStatusCode)
-        }.flatMap { parse(data, response) }
+        result(data: data, status: response.statusCode, contentType: response.mimeType) { response }
+    }
+
+    /// ``result(data:response:)`` from the status and `Content-Type` of a response a transport may not have made
+    /// yet (`HTTPTransport.sendDeferringResponse(_:)`): `response` is called only for a refused status or a body
+    /// ``parseWithoutResponse`` leaves to ``parse``.
+    func result(
+        data: Data, status: Int, contentType: String?, _ response: () throws -> HTTPURLResponse
+    ) -> Result<A, any Error> {
+        do {
+            // The failure `validateStatus(response:body:request:expectedStatusCode:)` throws, without asking again.
+            guard expectedStatusCode(status) else {
+                throw HTTPTransportError(
+                    .unacceptableStatus(status), request: request, response: try response(), body: data)
+            }
+            return try parseWithoutResponse?(data, contentType) ?? parse(data, response())
+        } catch {
+            return .failure(error)
+        }
     }
 }

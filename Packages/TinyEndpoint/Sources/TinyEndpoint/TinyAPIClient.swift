@@ -65,22 +65,31 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     ///
     /// - Throws: ``TinyAPIError``.
     public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
-        try await load(endpoint, parse: decoder.parse(checksContentType: checksContentType))
+        try await load(
+            endpoint, parse: decoder.parse(checksContentType: checksContentType),
+            parseWithoutResponse: decoder.parseWithoutResponse(checksContentType: checksContentType))
     }
 
     /// Sends the endpoint's request and returns the response body as it came (empty when there was none).
     ///
     /// - Throws: ``TinyAPIError``, ``TinyAPIError/Kind/httpError(_:)`` for a status outside 200–299.
     public func requestData(_ endpoint: any TinyAPIEndpoint) async throws -> Data {
-        try await load(endpoint) { data, _ in .success(data ?? Data()) }
+        try await load(
+            endpoint, parse: { data, _ in .success(data ?? Data()) },
+            parseWithoutResponse: { data, _ in .success(data) })
     }
 
-    /// Loads the endpoint's request (built once, see `RequestCache`) and parses the response with `parse`: every
-    /// failure becomes a ``TinyAPIError``.
+    /// Loads the endpoint's request (built once, see `RequestCache`) and parses the response with `parse` (or,
+    /// where the transport defers its response, `parseWithoutResponse`): every failure becomes a ``TinyAPIError``.
     private func load<T>(
-        _ endpoint: any TinyAPIEndpoint, parse: @escaping @Sendable (Data?, URLResponse?) -> Result<T, any Error>
+        _ endpoint: any TinyAPIEndpoint, parse: @escaping @Sendable (Data?, URLResponse?) -> Result<T, any Error>,
+        parseWithoutResponse: @escaping @Sendable (Data, String?) -> Result<T, any Error>?
     ) async throws -> T {
-        do { return try await transport.load(Endpoint(request: requests.request(for: endpoint), parse: parse)) } catch {
+        do {
+            var loaded = Endpoint(request: try requests.request(for: endpoint), parse: parse)
+            loaded.parseWithoutResponse = parseWithoutResponse
+            return try await transport.load(loaded)
+        } catch {
             throw TinyAPIError(error)
         }
     }

@@ -31,6 +31,28 @@ public protocol HTTPTransport: Sendable {
     /// - Returns: The body bytes (empty when there were none) and the HTTP response.
     /// - Throws: ``HTTPTransportError`` when no HTTP response could be had.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    /// ``send(_:)`` for a caller that may not need the `HTTPURLResponse`: the body, the status and the
+    /// `Content-Type` (or at least its media type) at once, and the response when `response` is called.
+    ///
+    /// Every `Endpoint` load sends with it: an accepted JSON body that decodes needs only these, and any other outcome
+    /// asks for the response. The default implementation is ``send(_:)``. Implement it in a transport for which
+    /// making an `HTTPURLResponse` is costly: `AsyncHTTPClientTransport` makes one only when asked, because
+    /// Foundation's `HTTPURLResponse.init(url:statusCode:httpVersion:headerFields:)` canonicalises every header name
+    /// (about a sixth of a small request's instructions on Linux). `response` throws what ``send(_:)`` would have
+    /// thrown making it.
+    func sendDeferringResponse(_ request: URLRequest) async throws
+        -> (body: Data, status: Int, contentType: String?, response: @Sendable () throws -> HTTPURLResponse)
+}
+
+extension HTTPTransport {
+    /// ``send(_:)``, its response made at once (its `mimeType` is the media type of its `Content-Type`).
+    public func sendDeferringResponse(_ request: URLRequest) async throws
+        -> (body: Data, status: Int, contentType: String?, response: @Sendable () throws -> HTTPURLResponse)
+    {
+        let (body, response) = try await send(request)
+        return (body, response.statusCode, response.mimeType, { response })
+    }
 }
 
 extension HTTPTransport {

@@ -202,13 +202,4 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         let nsError = error as NSError
         return nsError.domain == NSURLErrorDomain ? URLError.Code(rawValue: nsError.code) : nil
     }
-
-    /// The failure of a response whose body is over a transport's `maximumResponseBodySize` of `limit` bytes.
-    @_spi(TinyKit) public static func bodyTooLarge(
-        limit: Int, request: URLRequest, response: URLResponse?
-    ) -> HTTPTransportError {
-        HTTPTransportError(
-            .other, request: request, response: response as? HTTPURLResponse,
-            message: "the response body is larger than maximumResponseBodySize, \(limit) bytes")
-    }
 }

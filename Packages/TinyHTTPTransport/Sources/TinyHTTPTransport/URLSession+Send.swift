@@ -80,8 +80,10 @@ extension URLSession: HTTPTransport {
         let finish: SessionDelegate.Completion = { data, response, error, tooLarge in
             let sentTask = sent.withLock { $0 }
             if tooLarge, let limit {
+                let message = "the response body is larger than maximumResponseBodySize, \(limit) bytes"
+                let response = response as? HTTPURLResponse
                 return completion(
-                    .failure(HTTPTransportError.bodyTooLarge(limit: limit, request: request, response: response)))
+                    .failure(HTTPTransportError(.other, request: request, response: response, message: message)))
             }
             if let error {
                 let code = HTTPTransportError.urlErrorCode(of: error)

@@ -134,7 +134,10 @@ extension TinyAPIEndpoint {
     public func endpoint<T: DecodableResult>(
         as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder(), checksContentType: Bool = true
     ) throws -> Endpoint<T> {
-        Endpoint(request: try makeRequest(), parse: decoder.parse(checksContentType: checksContentType))
+        var endpoint = Endpoint<T>(
+            request: try makeRequest(), parse: decoder.parse(checksContentType: checksContentType))
+        endpoint.parseWithoutResponse = decoder.parseWithoutResponse(checksContentType: checksContentType)
+        return endpoint
     }
 }
 

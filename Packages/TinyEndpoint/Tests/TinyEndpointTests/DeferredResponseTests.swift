@@ -171,4 +171,22 @@ struct DeferredResponseTests {
         }
         #expect(failing.made.withLock { $0 } == 1)
     }
+
+    @Test func aTinyAPIEndpointsEndpointDecodesWithoutTheResponseToo() async throws {
+        struct Items: TinyAPIEndpoint {
+            var baseURL: String { "https://api.example.com" }
+            var path: String { "/items" }
+            var method: HTTPMethod { .get }
+        }
+        let accepted = await Self.compare(try Items().endpoint(as: [Int].self), body: "[1,2]", contentType: nil)
+        #expect(accepted.deferred == "value [1, 2]" && accepted.plain == accepted.deferred && accepted.made == 0)
+        let unchecked = try Items().endpoint(as: [Int].self, checksContentType: false)
+        let html = await Self.compare(unchecked, body: "[3]", contentType: "text/html")
+        #expect(html.deferred == "value [3]" && html.plain == html.deferred && html.made == 0)
+        // Refused by its Content-Type, or text: decided with the response, as before.
+        let refused = await Self.compare(try Items().endpoint(as: [Int].self), body: "[3]", contentType: "text/html")
+        #expect(refused.plain == refused.deferred && refused.deferred.hasPrefix("error") && refused.made == 1)
+        let text = await Self.compare(try Items().endpoint(as: String.self), body: "hi", contentType: "text/plain")
+        #expect(text.deferred == "value hi" && text.plain == text.deferred && text.made == 1)
+    }
 }

@@ -32,9 +32,9 @@ public struct Endpoint<A>: Sendable {
     /// before anything is sent; `nil` for an endpoint that can be sent.
     public internal(set) var requestError: EndpointError?
     /// ``parse``'s shortcut for a load that has the body, status and `Content-Type` but not yet an `HTTPURLResponse`
-    /// (`ResponseDeferringTransport`): the result from those alone, or `nil` when `parse` needs the
-    /// response (a body that does not decode, an empty body, text). Set by the JSON initialisers; replacing `parse`
-    /// drops it.
+    /// (`HTTPTransport.sendDeferringResponse(_:)`): the result from those alone, or `nil` when `parse` needs the
+    /// response (a body that does not decode, an empty body, text). Set by the JSON initialisers, the body-only parse
+    /// initialiser, `TinyAPIEndpoint.endpoint(as:)` and `TinyAPIClient`; replacing `parse` drops it.
     var parseWithoutResponse: (@Sendable (Data, String?) -> Result<A, any Error>?)?
 
     /// Creates an endpoint from a prepared request.

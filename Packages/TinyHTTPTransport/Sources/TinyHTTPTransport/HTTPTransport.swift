@@ -35,7 +35,7 @@ public protocol HTTPTransport: Sendable {
     /// ``send(_:)`` for a caller that may not need the `HTTPURLResponse`: the body, the status and the
     /// `Content-Type` (or at least its media type) at once, and the response when `response` is called.
     ///
-    /// Every `Endpoint` load sends with it: an accepted JSON body that decodes needs only these, and any other outcome
+    /// `HTTPTransport.load(_:)` sends with it: an accepted JSON body that decodes needs only these, and any other outcome
     /// asks for the response. The default implementation is ``send(_:)``. Implement it in a transport for which
     /// making an `HTTPURLResponse` is costly: `AsyncHTTPClientTransport` makes one only when asked, because
     /// Foundation's `HTTPURLResponse.init(url:statusCode:httpVersion:headerFields:)` canonicalises every header name

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TinyKit) import TinyHTTPTransport
+import TinyHTTPTransport
 
 extension HTTPTransport {
     /// Sends the endpoint's request, checks the status code and parses the response: the one load every consumer

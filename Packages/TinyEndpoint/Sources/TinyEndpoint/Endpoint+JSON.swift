@@ -58,6 +58,13 @@ extension Endpoint where A: DecodableResult {
         requestError = prepared?.error
         parseWithoutResponse = decoder.parseWithoutResponse(checksContentType: checksContentType)
     }
+
+    /// An endpoint that sends `request` and decodes its JSON response with `decoder`, as the JSON initialiser does
+    /// (``parse`` and its shortcut ``parseWithoutResponse``): `TinyAPIEndpoint.endpoint(as:)`'s and `TinyAPIClient`'s.
+    init(request: URLRequest, decoder: JSONDecoder, checksContentType: Bool) {
+        self.init(request: request, parse: decoder.parse(checksContentType: checksContentType))
+        parseWithoutResponse = decoder.parseWithoutResponse(checksContentType: checksContentType)
+    }
 }
 
 extension Endpoint where A == Void {

@@ -65,31 +65,24 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     ///
     /// - Throws: ``TinyAPIError``.
     public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
-        try await load(
-            endpoint, parse: decoder.parse(checksContentType: checksContentType),
-            parseWithoutResponse: decoder.parseWithoutResponse(checksContentType: checksContentType))
+        try await load(endpoint) { Endpoint(request: $0, decoder: decoder, checksContentType: checksContentType) }
     }
 
     /// Sends the endpoint's request and returns the response body as it came (empty when there was none).
     ///
     /// - Throws: ``TinyAPIError``, ``TinyAPIError/Kind/httpError(_:)`` for a status outside 200–299.
     public func requestData(_ endpoint: any TinyAPIEndpoint) async throws -> Data {
-        try await load(
-            endpoint, parse: { data, _ in .success(data ?? Data()) },
-            parseWithoutResponse: { data, _ in .success(data) })
+        try await load(endpoint) { request in
+            var loaded = Endpoint(request: request) { data, _ in .success(data ?? Data()) }
+            loaded.parseWithoutResponse = { data, _ in .success(data) }
+            return loaded
+        }
     }
 
-    /// Loads the endpoint's request (built once, see `RequestCache`) and parses the response with `parse` (or,
-    /// where the transport defers its response, `parseWithoutResponse`): every failure becomes a ``TinyAPIError``.
-    private func load<T>(
-        _ endpoint: any TinyAPIEndpoint, parse: @escaping @Sendable (Data?, URLResponse?) -> Result<T, any Error>,
-        parseWithoutResponse: @escaping @Sendable (Data, String?) -> Result<T, any Error>?
-    ) async throws -> T {
-        do {
-            var loaded = Endpoint(request: try requests.request(for: endpoint), parse: parse)
-            loaded.parseWithoutResponse = parseWithoutResponse
-            return try await transport.load(loaded)
-        } catch {
+    /// Loads the endpoint's request (built once, see `RequestCache`) as the endpoint `make` makes of it: every
+    /// failure becomes a ``TinyAPIError``.
+    private func load<T>(_ endpoint: any TinyAPIEndpoint, _ make: (URLRequest) -> Endpoint<T>) async throws -> T {
+        do { return try await transport.load(make(requests.request(for: endpoint))) } catch {
             throw TinyAPIError(error)
         }
     }

@@ -134,10 +134,7 @@ extension TinyAPIEndpoint {
     public func endpoint<T: DecodableResult>(
         as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder(), checksContentType: Bool = true
     ) throws -> Endpoint<T> {
-        var endpoint = Endpoint<T>(
-            request: try makeRequest(), parse: decoder.parse(checksContentType: checksContentType))
-        endpoint.parseWithoutResponse = decoder.parseWithoutResponse(checksContentType: checksContentType)
-        return endpoint
+        Endpoint(request: try makeRequest(), decoder: decoder, checksContentType: checksContentType)
     }
 }
 

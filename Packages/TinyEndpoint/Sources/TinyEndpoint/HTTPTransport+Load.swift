@@ -22,7 +22,6 @@ extension HTTPTransport {
         if let requestError = endpoint.requestError { throw requestError }
         let sent = try await sendDeferringResponse(endpoint.request)
         return try endpoint.result(data: sent.body, status: sent.status, contentType: sent.contentType, sent.response)
-            .get()
     }
 }
 
@@ -31,24 +30,18 @@ extension Endpoint {
     /// (async, completion handlers, `URLSession` data tasks, `StatefulEndpoint`'s revalidating fetch) turns a response
     /// into a result.
     @_spi(TinyKit) public func result(data: Data, response: HTTPURLResponse) -> Result<A, any Error> {
-        result(data: data, status: response.statusCode, contentType: response.mimeType) { response }
+        Result { try result(data: data, status: response.statusCode, contentType: response.mimeType) { response } }
     }
 
     /// ``result(data:response:)`` from the status and `Content-Type` of a response a transport may not have made
-    /// yet (`HTTPTransport.sendDeferringResponse(_:)`): `response` is called only for a refused status or a body
-    /// ``parseWithoutResponse`` leaves to ``parse``.
-    func result(
-        data: Data, status: Int, contentType: String?, _ response: () throws -> HTTPURLResponse
-    ) -> Result<A, any Error> {
-        do {
-            // The failure `validateStatus(response:body:request:expectedStatusCode:)` throws, without asking again.
-            guard expectedStatusCode(status) else {
-                throw HTTPTransportError(
-                    .unacceptableStatus(status), request: request, response: try response(), body: data)
-            }
-            return try parseWithoutResponse?(data, contentType) ?? parse(data, response())
-        } catch {
-            return .failure(error)
+    /// yet (`HTTPTransport.sendDeferringResponse(_:)`), thrown or returned: `response` is called only for a refused
+    /// status or a body ``parseWithoutResponse`` leaves to ``parse``.
+    func result(data: Data, status: Int, contentType: String?, _ response: () throws -> HTTPURLResponse) throws -> A {
+        // The failure `validateStatus(response:body:request:expectedStatusCode:)` throws, without asking again.
+        guard expectedStatusCode(status) else {
+            throw HTTPTransportError(
+                .unacceptableStatus(status), request: request, response: try response(), body: data)
         }
+        return try (parseWithoutResponse?(data, contentType) ?? parse(data, response())).get()
     }
 }

@@ -380,9 +380,6 @@
         }
     }
     extension HTTPClient.Configuration {
-        /// How many times its compressed size a body of ``tinyKit`` may inflate to.
-        static let decompressionRatioLimit = 200
-
         /// The configuration of ``AsyncHTTPClientTransport/sharedClient``: AsyncHTTPClient's
         /// `singletonConfiguration`, set to behave as `URLSession` does where a user would notice.
         ///
@@ -403,7 +400,7 @@
         public static var tinyKit: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.redirectConfiguration = .disallow  // the transport follows them, checked
-            configuration.decompression = .enabled(limit: .ratio(decompressionRatioLimit))
+            configuration.decompression = .enabled(limit: .ratio(200))  // 200 times the compressed bytes received
             configuration.timeout = .init(connect: .seconds(90), read: .seconds(90))
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.networkFrameworkWaitForConnectivity = false

@@ -130,7 +130,8 @@
                 do {
                     let body = try await Self.collect(
                         response.body, upTo: limit, idle: timeout, on: client.eventLoopGroup.any())
-                    // Repeated fields joined as `httpURLResponse` joins them.
+                    // Repeated fields joined as `httpURLResponse` joins them, but each with any whitespace after it:
+                    // what reads it (`JSONDecoder.isJSON`) ignores that whitespace.
                     let types = response.headers["Content-Type"]
                     let contentType = types.isEmpty ? nil : types.joined(separator: ", ")
                     return (

@@ -146,6 +146,23 @@ struct DeferredResponseTests {
         #expect(status.deferred == "value [200]" && status.plain == status.deferred && status.made == 1)
     }
 
+    /// `expectedStatusCode` is asked once per load, whether the body decodes without the response, the response
+    /// decides, or the status is refused (`validateStatus` asked it once before loads sent with the deferral).
+    @Test(arguments: [(200, "[1]"), (200, ""), (404, "[1]")])
+    func theStatusIsCheckedOncePerLoad(status: Int, body: String) async {
+        let asked = Locked(0)
+        let endpoint = Endpoint<[Int]?>(
+            json: .get, url: Self.url,
+            expectedStatusCode: { status in
+                asked.withLock { $0 += 1 }
+                return status == 200
+            })
+        let result = await Self.compare(endpoint, status: status, body: body, contentType: "application/json")
+        #expect(result.plain == result.deferred)
+        // `compare` loads it twice and works out the reference once.
+        #expect(asked.withLock { $0 } == 3)
+    }
+
     @Test func unlabelledBodiesAreCheckedOnlyWhenTheEndpointChecksContentTypes() async {
         let unchecked = Endpoint<[Int]>(json: .get, url: Self.url, checksContentType: false)
         let html = await Self.compare(unchecked, body: "[3]", contentType: "text/html")

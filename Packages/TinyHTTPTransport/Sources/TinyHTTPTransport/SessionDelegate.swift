@@ -41,9 +41,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     #endif
 
-    /// Who gets a collected body at the end, with the task's response and error, and whether it went over its limit.
-    typealias Completion =
-        @Sendable (_ data: Data, _ response: URLResponse?, _ error: (any Error)?, _ tooLarge: Bool) -> Void
+    /// Who gets a collected body at the end, with the task's response and error (for a body over its limit, an
+    /// ``HTTPTransportError`` saying so): what a data task's completion handler gets.
+    typealias Completion = @Sendable (_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) -> Void
 
     /// A body being collected: its limit, the bytes so far, whether it went over, and who gets it at the end; and
     /// the task's response, read once with the first bytes (each read of `URLSessionTask.response` is a
@@ -112,7 +112,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Collects the body of `task` (made without a completion handler) and calls `completion` when it ends; a body
-    /// over `limit` bytes ends it at once, cancelled, with `tooLarge` set.
+    /// over `limit` bytes ends it at once, failed with code ``HTTPTransportError/Code/other``.
     func collect(_ task: URLSessionDataTask, limit: Int, completion: @escaping Completion) {
         bodies.withLock { $0[task.taskIdentifier] = Body(limit: limit, completion: completion) }
     }
@@ -126,7 +126,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let body = bodies.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        body.completion(body.data, body.response ?? task.response, error, body.isTooLarge)
+        var error = error
+        if body.isTooLarge {
+            let message = "the response body is larger than maximumResponseBodySize, \(body.limit) bytes"
+            error = HTTPTransportError(.other, message: message)
+        }
+        body.completion(body.data, body.response ?? task.response, error)
     }
 
     func urlSession(

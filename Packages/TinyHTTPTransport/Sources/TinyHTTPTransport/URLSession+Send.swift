@@ -77,14 +77,8 @@ extension URLSession: HTTPTransport {
             return task
         }
         // The outcome of the finished task: the response, or the failure mapped to an ``HTTPTransportError``.
-        let finish: SessionDelegate.Completion = { data, response, error, tooLarge in
+        let finish: SessionDelegate.Completion = { data, response, error in
             let sentTask = sent.withLock { $0 }
-            if tooLarge, let limit {
-                let message = "the response body is larger than maximumResponseBodySize, \(limit) bytes"
-                let response = response as? HTTPURLResponse
-                return completion(
-                    .failure(HTTPTransportError(.other, request: request, response: response, message: message)))
-            }
             if let error {
                 let code = HTTPTransportError.urlErrorCode(of: error)
                 // A cancelled authentication challenge: its response is the result. The delegate is asked first, so
@@ -93,7 +87,7 @@ extension URLSession: HTTPTransport {
                     !sentTask.cancelled, let challenged = task.response as? HTTPURLResponse,
                     [401, 407].contains(challenged.statusCode)
                 {
-                    return completion(.success((data, challenged)))
+                    return completion(.success((data ?? Data(), challenged)))
                 }
                 var mapped = HTTPTransportError(mapping: error, request: request)
                 // A failure after the head keeps it (FoundationNetworking hands a completion handler none).
@@ -122,14 +116,15 @@ extension URLSession: HTTPTransport {
                             "FoundationNetworking could not read a field line of the response head (AsyncHTTPClient can)"
                     }
                 #endif
-                if sentTask.cancelled { mapped.code = .cancelled }
+                // The delegate's refusal of a body too large stands, even when the caller cancelled meanwhile.
+                if sentTask.cancelled, !(error is HTTPTransportError) { mapped.code = .cancelled }
                 return completion(.failure(mapped))
             }
             guard let http = response as? HTTPURLResponse else {
                 let message = "expected an HTTP response, got \(response.map { "\(type(of: $0))" } ?? "no response")"
                 return completion(.failure(HTTPTransportError(.other, request: request, message: message)))
             }
-            completion(.success((data, http)))
+            completion(.success((data ?? Data(), http)))
         }
         #if canImport(FoundationNetworking)
             var request = request
@@ -156,7 +151,7 @@ extension URLSession: HTTPTransport {
             task = session.dataTask(with: request)
             delegate.collect(task, limit: limit, completion: finish)
         } else {
-            task = session.dataTask(with: request) { finish($0 ?? Data(), $1, $2, false) }
+            task = session.dataTask(with: request, completionHandler: finish)
         }
         sent.withLock { $0.task = task }
         return task
@@ -167,16 +162,16 @@ extension URLSession: HTTPTransport {
     private var challengeAnsweringSession: URLSession {
         #if canImport(FoundationNetworking)
             guard delegate == nil else { return self }
-            let (twin, abandoned) = Self.twins.withLock { twins -> (URLSession, [URLSession]) in
-                if let twin = twins[ObjectIdentifier(self)], twin.original === self { return (twin.session, []) }
-                let abandoned = twins.filter { $0.value.original == nil }
-                for id in abandoned.keys { twins[id] = nil }
+            return Self.twins.withLock { twins in
+                if let twin = twins[ObjectIdentifier(self)], twin.original === self { return twin.session }
+                for (id, twin) in twins where twin.original == nil {
+                    twin.session.finishTasksAndInvalidate()
+                    twins[id] = nil
+                }
                 let twin = SessionDelegate.session(configuration: configuration)
                 twins[ObjectIdentifier(self)] = Twin(original: self, session: twin)
-                return (twin, abandoned.values.map(\.session))
+                return twin
             }
-            for session in abandoned { session.finishTasksAndInvalidate() }
-            return twin
         #else
             return self
         #endif

@@ -110,8 +110,8 @@ private final class SingleFlightRefresher: Sendable {
     func credential(replacing rejected: String?, from provider: any CredentialProvider) async throws -> String {
         while true {
             try Task.checkCancellation()
-            let (refresh, joined) = inFlight.withLock { inFlight in
-                if let running = inFlight.task { return (running, true) }
+            let refresh = inFlight.withLock { inFlight in
+                if let running = inFlight.task { return running }
                 inFlight.number += 1
                 let refresh = Task { [id = ObjectIdentifier(self), number = inFlight.number] in
                     defer { self.inFlight.withLock { if $0.number == number { $0.task = nil } } }
@@ -123,12 +123,13 @@ private final class SingleFlightRefresher: Sendable {
                     }
                 }
                 inFlight.task = refresh
-                return (refresh, false)
+                return refresh
             }
             let (credential, replaced) = try await refresh.valueUnlessCancelled
-            // A refresh started for another refused credential can hand back the one refused here: refresh that. One
-            // that refreshed this very credential is the provider's answer, shared (a server clock ahead of it).
-            if !joined || credential != rejected || replaced == rejected { return credential }
+            // A refresh started for another refused credential (one this caller joined) can hand back the one refused
+            // here: refresh that. One that refreshed this very credential (one this caller started, say) is the
+            // provider's answer, shared (a server clock ahead of it).
+            if credential != rejected || replaced == rejected { return credential }
         }
     }
 

@@ -20,19 +20,6 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// The secret query parameter names, lower-cased.
     private(set) var queryParameters: Set<String>
 
-    /// The headers and query parameters that are secret in every redaction: credentials, cookies and tokens.
-    private static let alwaysSecret: (headers: Set<String>, queryParameters: Set<String>) = (
-        [
-            "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token",
-            "x-goog-api-key", "x-amz-security-token",
-        ],
-        [
-            "access_token", "refresh_token", "id_token", "client_secret", "api_key", "apikey", "key", "token",
-            "password", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
-            "x-goog-signature", "x-goog-credential",
-        ]
-    )
-
     /// What a secret value is replaced with: `***`.
     static let placeholder = "***"
 
@@ -50,8 +37,16 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// Creates a redaction of these header and query parameter names besides those of ``default``, which are secret
     /// in every redaction.
     public init(headers: Set<String> = [], queryParameters: Set<String> = []) {
-        self.headers = Set(headers.map { $0.lowercased() }).union(Self.alwaysSecret.headers)
-        self.queryParameters = Set(queryParameters.map { $0.lowercased() }).union(Self.alwaysSecret.queryParameters)
+        // Those of ``default``, secret in every redaction: credentials, cookies and tokens.
+        self.headers = Set(headers.map { $0.lowercased() }).union([
+            "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token",
+            "x-goog-api-key", "x-amz-security-token",
+        ])
+        self.queryParameters = Set(queryParameters.map { $0.lowercased() }).union([
+            "access_token", "refresh_token", "id_token", "client_secret", "api_key", "apikey", "key", "token",
+            "password", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
+            "x-goog-signature", "x-goog-credential",
+        ])
     }
 
     /// Whether a redirect from `from` to `to` goes without the request header `name`: `to` is of another origin
@@ -69,7 +64,7 @@ public struct HTTPRedaction: Hashable, Sendable {
         let credential =
             ["auth", "token", "key", "secret", "session", "password"].contains { name.contains($0) }
             && !name.hasSuffix("idempotency-key")
-        return (name == "origin" || credential || alwaysSecret.headers.contains(name)) && origin(from) != origin(to)
+        return (name == "origin" || credential || Self.default.headers.contains(name)) && origin(from) != origin(to)
     }
 
     /// `headers` with every secret value replaced by `***`, and the secrets of a URL a value carries (`Location`,

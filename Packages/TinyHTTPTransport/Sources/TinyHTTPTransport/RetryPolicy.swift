@@ -86,11 +86,8 @@ public struct RetryPolicy: Sendable {
         // Without a `URLError` (AsyncHTTPClient's failures), or with an unknown one (libcurl's connection closed in
         // the body, mapped to `cannotConnect`), the code stands for its `URLError`.
         guard underlying == nil || underlying == .unknown else { return false }
-        switch error.code {
-        case .cannotConnect: return retryableErrorCodes.contains(.cannotConnectToHost)
-        case .timedOut: return retryableErrorCodes.contains(.timedOut)
-        default: return false
-        }
+        return error.code == .cannotConnect && retryableErrorCodes.contains(.cannotConnectToHost)
+            || error.code == .timedOut && retryableErrorCodes.contains(.timedOut)
     }
 
     /// The wait a response's `Retry-After` asks for: its number of seconds, or its HTTP date minus the response's

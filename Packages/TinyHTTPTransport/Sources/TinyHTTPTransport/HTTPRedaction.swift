@@ -84,9 +84,7 @@ public struct HTTPRedaction: Hashable, Sendable {
     private func redactingURLs(in value: String) -> String {
         func redactingURL(_ text: some StringProtocol) -> String {
             guard !text.hasPrefix("\""), text.contains(where: "?@#".contains), let url = URL(string: String(text))
-            else {
-                return String(text)
-            }
+            else { return String(text) }
             let parameters = url.fragment?.contains("=") == true  // OAuth's implicit flow puts tokens there
             guard url.scheme != nil || text.hasPrefix("/") || url.query != nil || parameters,
                 url.query != nil || url.user != nil || parameters

@@ -68,14 +68,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             if response == nil { response = task.response }
             guard !isTooLarge else { return false }
             // A compressed body's `Content-Length` counts compressed bytes, the limit decompressed ones.
-            guard data.count + chunk.count > limit || response?.expectedContentLength ?? -1 > limit && !isCompressed
-            else {
-                // A small body comes in one piece: keep it as it is rather than copy it.
-                if data.isEmpty { data = chunk } else { data.append(chunk) }
-                return false
+            if data.count + chunk.count > limit || response?.expectedContentLength ?? -1 > limit && !isCompressed {
+                (isTooLarge, data) = (true, Data())
+                return true
             }
-            (isTooLarge, data) = (true, Data())
-            return true
+            // A small body comes in one piece: keep it as it is rather than copy it.
+            if data.isEmpty { data = chunk } else { data.append(chunk) }
+            return false
         }
     }
 

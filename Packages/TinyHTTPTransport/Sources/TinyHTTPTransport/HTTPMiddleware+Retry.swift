@@ -39,15 +39,13 @@ extension HTTPMiddleware {
                         sends += 1
                         guard policy.retryableStatuses.contains(response.statusCode) else { return (body, response) }
                         let retryAfter = RetryPolicy.retryAfter(of: response)
-                        if attempt < maxAttempts, retryAfter.map({ $0 <= policy.maxRetryAfter }) ?? true {
-                            delay = retryAfter ?? policy.backoff(afterAttempt: attempt)
-                        } else if attempt == 1 {
-                            return (body, response)
-                        } else {
+                        guard attempt < maxAttempts, retryAfter.map({ $0 <= policy.maxRetryAfter }) ?? true else {
+                            guard attempt > 1 else { return (body, response) }  // never retried: as it came
                             throw HTTPTransportError(
                                 .unacceptableStatus(response.statusCode), request: request, response: response,
                                 body: body)
                         }
+                        delay = retryAfter ?? policy.backoff(afterAttempt: attempt)
                     case .failure(let error):
                         // A `URLError` from a transport that does not map its errors is classified like one that does.
                         let failure = HTTPTransportError(mapping: error, request: request)

@@ -14,15 +14,6 @@ struct Kept<A: Sendable>: Sendable {
     var staleAt: Duration? = .zero
 
     func isFresh(now: Duration) -> Bool { staleAt.map { now < $0 } ?? true }
-
-    /// Whether a `304`'s `ETag` names this one's representation: the same opaque tag, weak (`W/"x"`) or strong
-    /// (`"x"`) on either side, the weak comparison `If-None-Match` itself uses (RFC 9110 §8.8.3.2). Looser than
-    /// RFC 9111 §4.3.4 (a strong tag updates only the same strong tag) on purpose: nginx weakens the `ETag` of a body
-    /// it gzips but sends the `304` with the strong one, and a strong match would answer every such `304` with a
-    /// second, full request.
-    func isConfirmed(byTag tag: String) -> Bool {
-        tag.trimmingPrefix("W/") == response.value(forHTTPHeaderField: "ETag")?.trimmingPrefix("W/")
-    }
 }
 
 /// The time elapsed on `clock` since this call, each time the result is called.
@@ -63,7 +54,7 @@ extension Endpoint where A: Sendable {
         var confirms = response.statusCode == 304 && conditional
         // A 304 whose `ETag` is not the kept one's names another representation, which it must not confirm (a
         // server that heeds only `If-Modified-Since`): ask again, unconditionally.
-        if confirms, let tag = response.value(forHTTPHeaderField: "ETag"), kept?.isConfirmed(byTag: tag) != true {
+        if confirms, let tag = response.opaqueTag, tag != kept?.response.opaqueTag {
             request = self.request
             request.cachePolicy = .reloadIgnoringLocalCacheData
             (body, response) = try await transport.send(request)
@@ -123,12 +114,18 @@ extension HTTPURLResponse {
             ?? self
     }
 
+    /// The `ETag` without its weakness (`W/`), as `ETag`s compare here: the same opaque tag, weak (`W/"x"`) or strong
+    /// (`"x"`) on either side, names one representation, the weak comparison `If-None-Match` itself uses (RFC 9110
+    /// §8.8.3.2). Looser than RFC 9111 §4.3.4 (a strong tag updates only the same strong tag) on purpose: nginx
+    /// weakens the `ETag` of a body it gzips but sends the `304` with the strong one, and a strong match would answer
+    /// every such `304` with a second, full request.
+    var opaqueTag: Substring? { value(forHTTPHeaderField: "ETag")?.trimmingPrefix("W/") }
+
     /// Whether this response has `other`'s validators (`ETag`, `Last-Modified`): it is the answer they name. The
-    /// `ETag`s compare weakly, as a `304` confirms one (`Kept.isConfirmed(byTag:)`): a `304` that confirmed `W/"1"`
-    /// by `"1"` leaves the kept one `"1"`, another instance's `W/"1"`, for the same body.
+    /// `ETag`s compare as a `304` confirms one (``opaqueTag``): a `304` that confirmed `W/"1"` by `"1"` leaves the
+    /// kept one `"1"`, another instance's `W/"1"`, for the same body.
     func hasValidators(of other: HTTPURLResponse) -> Bool {
-        let tags = [self, other].map { $0.value(forHTTPHeaderField: "ETag")?.trimmingPrefix("W/") }
-        return tags[0] == tags[1]
+        opaqueTag == other.opaqueTag
             && value(forHTTPHeaderField: "Last-Modified") == other.value(forHTTPHeaderField: "Last-Modified")
     }
 

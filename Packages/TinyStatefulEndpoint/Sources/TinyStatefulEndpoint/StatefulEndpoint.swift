@@ -74,7 +74,7 @@ import TinyRequestState
     /// the observers then live, a new observation sets it.
     var observedWhileLoading = false
     /// States to deliver, each to some of the observers registered when it happened (all, or a new one's first call).
-    private var deliveries: [(state: RequestState<A>, observers: Range<Int>)] = []
+    var deliveries: [(state: RequestState<A>, observers: Range<Int>)] = []
 
     /// One observation: called with each state while its owner lives.
     @MainActor final class Observer {
@@ -117,8 +117,7 @@ import TinyRequestState
         unobservedLoadGracePeriod = cancelsUnobservedLoadAfter.map {
             min(max($0, .milliseconds(100)), .seconds(3_000_000_000))
         }
-        self.clock = clock
-        elapsed = stopwatch(clock)
+        (self.clock, elapsed) = (clock, stopwatch(clock))
         let restored = store.map { store in Task { await endpoint.restore(from: store) } }
         self.restored = restored
         if let restored { Task { @MainActor [weak self] in await restored.value.map { self?.offer($0) } } }
@@ -158,18 +157,14 @@ import TinyRequestState
                     revalidating: known ?? stored, maximumAge: maximumAge, with: transport, now: elapsed)
             }
             guard let self, !Task.isCancelled else { return }  // cancelled: load() or clear() replaced this load
-            if case .success(let (fetched, body)) = result {
+            if case .success((let fetched, var body)) = result {
                 // Stored before it is seen. After a 304 the stored body goes back with the updated header fields
                 // (RFC 9111 §4.3.4), so that the store drops it when they now say `no-store`; only the body of the
                 // response the 304 confirmed (a failed write, or another instance, can have left another one).
-                if let body {
-                    await store?.save(body, fetched.response, for: endpoint.request)
-                } else if let store, let sent = (known ?? stored)?.response,
-                    let same = await store.restore(for: endpoint.request, { $1.hasValidators(of: sent) ? $0 : nil })
-                        ?? nil
-                {
-                    await store.save(same, fetched.response, for: endpoint.request)
+                if body == nil, let store, let sent = (known ?? stored)?.response {
+                    body = await store.restore(for: endpoint.request) { $1.hasValidators(of: sent) ? $0 : nil } ?? nil
                 }
+                if let body { await store?.save(body, fetched.response, for: endpoint.request) }
                 guard !Task.isCancelled else { return }  // `task` belongs to the load that cancelled this
                 kept = fetched
             }
@@ -221,7 +216,7 @@ import TinyRequestState
     }
 
     /// Hands the observers from `first` on `state`, or queues it while a delivery is under way.
-    private func deliver(_ state: RequestState<A>, from first: Int = 0) {
+    func deliver(_ state: RequestState<A>, from first: Int = 0) {
         deliveries.append((state, first..<observers.count))
         guard deliveries.count == 1 else { return }  // a delivery is under way: it delivers this state next
         var ended = false
@@ -241,13 +236,6 @@ import TinyRequestState
         let gone = observers.filter { $0.owner == nil }
         observers.removeAll { $0.owner == nil }
         for observer in gone { observer.end() }
-    }
-
-    /// Calls the observer just registered with the current state: as a delivery of its own, so that a change made in
-    /// this call reaches it after the call; during a delivery, now (the delivery under way holds back what it makes).
-    func greetNewest() {
-        if deliveries.isEmpty { return deliver(current, from: observers.count - 1) }
-        if let newest = observers.last, let owner = newest.owner { newest.call(owner, current) }
     }
 
     deinit {

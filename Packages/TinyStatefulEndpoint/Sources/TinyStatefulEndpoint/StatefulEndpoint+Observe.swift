@@ -83,7 +83,7 @@ extension StatefulEndpoint {
             pruneAt = max(16, 2 * observers.count)
         }
         observers.append(observer)
-        (observedWhileLoading, joins) = (true, joins + 1)
+        joins += 1
         let wasIdle = current.isIdle
         // Called with the current state: as a delivery of its own, so that a change made in this call reaches it after
         // the call; during a delivery, now (the delivery under way holds back what it makes).

@@ -68,11 +68,9 @@ import TinyRequestState
     /// `\.state`, made once: making a key path into a generic class costs microseconds.
     private lazy var stateKeyPath = \StatefulEndpoint.state
     var observers: [Observer] = []
-    /// How many observations were added so far: the grace period's checks tell by it whether one came and went.
+    /// How many observations were added so far: the grace period's checks tell by it whether one came, and whether
+    /// one came and went.
     var joins = 0
-    /// Whether an observation was live during the load in flight: then its grace period applies. `load()` sets it from
-    /// the observers then live, a new observation sets it.
-    var observedWhileLoading = false
     /// States to deliver, each to some of the observers registered when it happened (all, or a new one's first call).
     var deliveries: [(state: RequestState<A>, observers: Range<Int>)] = []
 
@@ -172,15 +170,16 @@ import TinyRequestState
             publish(RequestState(result.map { $0.kept.value }))
         }
         self.task = task
-        observedWhileLoading = observers.contains { $0.owner != nil }
         defer { publish(.loading) }  // after the grace check is in place: an observer may start another load
         guard let grace = unobservedLoadGracePeriod else { return }
         // Checks every `grace` while this load runs, and cancels it once observers were there and none is left at two
         // checks in a row with no observation added between them: gone for at least `grace` (at most twice that).
+        // Observers were there when one was live at the start, or one was added since (`joins` grew).
+        let (observed, joinsAtStart) = (observers.contains { $0.owner != nil }, joins)
         graceCheck = Task { [weak self, clock] in
             var goneAtJoins: Int?  // `joins` at the last check, when that found no observer
             while (try? await clock.sleep(for: grace)) != nil, let self, self.task == task {
-                let gone = observedWhileLoading && observers.allSatisfy { $0.owner == nil }
+                let gone = (observed || joins != joinsAtStart) && observers.allSatisfy { $0.owner == nil }
                 if gone, goneAtJoins == joins {
                     task.cancel()
                     self.task = nil  // ends this loop at its next check

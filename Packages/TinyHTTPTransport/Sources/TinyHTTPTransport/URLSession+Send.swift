@@ -162,16 +162,17 @@ extension URLSession: HTTPTransport {
     private var challengeAnsweringSession: URLSession {
         #if canImport(FoundationNetworking)
             guard delegate == nil else { return self }
-            return Self.twins.withLock { twins in
-                if let twin = twins[ObjectIdentifier(self)], twin.original === self { return twin.session }
-                for (id, twin) in twins where twin.original == nil {
-                    twin.session.finishTasksAndInvalidate()
-                    twins[id] = nil
-                }
+            let (twin, abandoned) = Self.twins.withLock { twins -> (URLSession, [URLSession]) in
+                if let twin = twins[ObjectIdentifier(self)], twin.original === self { return (twin.session, []) }
+                let abandoned = twins.filter { $0.value.original == nil }
+                for id in abandoned.keys { twins[id] = nil }
                 let twin = SessionDelegate.session(configuration: configuration)
                 twins[ObjectIdentifier(self)] = Twin(original: self, session: twin)
-                return twin
+                return (twin, abandoned.values.map(\.session))
             }
+            // Outside the lock: invalidating calls into FoundationNetworking, which must not wait on TinyKit's lock.
+            for session in abandoned { session.finishTasksAndInvalidate() }
+            return twin
         #else
             return self
         #endif

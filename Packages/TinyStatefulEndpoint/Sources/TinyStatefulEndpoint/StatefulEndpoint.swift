@@ -115,7 +115,8 @@ import TinyRequestState
         unobservedLoadGracePeriod = cancelsUnobservedLoadAfter.map {
             min(max($0, .milliseconds(100)), .seconds(3_000_000_000))
         }
-        (self.clock, elapsed) = (clock, stopwatch(clock))
+        self.clock = clock
+        elapsed = stopwatch(clock)
         let restored = store.map { store in Task { await endpoint.restore(from: store) } }
         self.restored = restored
         if let restored { Task { @MainActor [weak self] in await restored.value.map { self?.offer($0) } } }

@@ -55,10 +55,9 @@ public final class MockTransport: HTTPTransport, Sendable {
         let query: [(name: String, value: String)]
         let delay: Duration?
         let responses: [MockResponse]
-        var calls = 0
-        /// The calls whose answers cancelled requests gave back, served again first.
-        var returned: [Int] = []
-        /// The calls being waited for, and the latest delivered: a call given back before them is spent.
+        /// The calls being waited for, and the latest delivered. The next call is the one after the latest of them,
+        /// so an answer a cancelled request gives back goes to the next request unless a later one is waited for or
+        /// was delivered: served after it, the sequence would run backwards.
         var waiting: Set<Int> = []
         var delivered = -1
 
@@ -69,10 +68,12 @@ public final class MockTransport: HTTPTransport, Sendable {
             return "\(method) \(MockTransport.path(of: path))" + (query.isEmpty ? "" : "?" + query)
         }
 
-        /// Ends the wait for `call`'s answer: delivered, or given back by a cancelled request for the next one.
-        mutating func finish(_ call: Int, givenBack: Bool) {
+        /// Ends the wait for `call`'s answer: delivered (or timed out), or given back by a request cancelled while it
+        /// waited, for the next one.
+        mutating func finish(_ call: Int, waited: Result<Void, any Error>) {
             waiting.remove(call)
-            if givenBack { returned.append(call) } else { delivered = max(delivered, call) }
+            if case .failure(let error) = waited, error is CancellationError { return }
+            delivered = max(delivered, call)
         }
     }
 
@@ -190,14 +191,10 @@ public final class MockTransport: HTTPTransport, Sendable {
                 method: method, path: path, query: Self.queryItems(of: components), recording: request)
             recorded = true
             let response = try route?.response ?? fileResponse(method: method, path: path, written: written[base...])
-            do {
-                try await wait(route?.delay ?? delay, for: request)
-            } catch let error as CancellationError {
-                // A request cancelled while it waits uses up no answer: the next request gets it.
-                if let route { state.withLock { $0.routes[route.index].finish(route.call, givenBack: true) } }
-                throw error
-            }
-            if let route { state.withLock { $0.routes[route.index].finish(route.call, givenBack: false) } }
+            let waited = await Result { try await wait(route?.delay ?? delay, for: request) }
+            // A request cancelled while it waits uses up no answer: the next request gets it.
+            if let route { state.withLock { $0.routes[route.index].finish(route.call, waited: waited) } }
+            try waited.get()
             switch response {
             case .failure(let error):
                 throw error
@@ -250,15 +247,9 @@ public final class MockTransport: HTTPTransport, Sendable {
                     && route.query.allSatisfy { item in query.contains { $0 == item } }
             }.max { (state.routes[$0].query.count, $0) < (state.routes[$1].query.count, $1) }
             guard let best else { return nil }
-            // An answer given back is spent once a later one is waited for or delivered: served after it, the
-            // sequence would run backwards.
-            let (delivered, waiting) = (state.routes[best].delivered, state.routes[best].waiting)
-            state.routes[best].returned.removeAll { call in delivered > call || waiting.contains { $0 > call } }
             let route = state.routes[best]
-            let call = route.returned.min() ?? route.calls
-            state.routes[best].returned.removeAll { $0 == call }
+            let call = max(route.delivered, route.waiting.max() ?? -1) + 1
             state.routes[best].waiting.insert(call)
-            if call == route.calls { state.routes[best].calls += 1 }
             return (best, call, route.responses[min(call, route.responses.count - 1)], route.delay)
         }
     }

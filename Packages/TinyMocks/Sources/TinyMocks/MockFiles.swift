@@ -74,12 +74,8 @@ public struct MockFiles: Sendable {
             guard segment != ".", segment != ".." else {
                 throw MockError.unsafePath(path: path, reason: "it has a \"\(segment)\" segment")
             }
-            // Path separators, `%`, control characters and line separators percent-encoded (as UTF-8, `%C2%85`), in
-            // normalization form C: the name stays on one line in a message.
-            return segment.precomposedStringWithCanonicalMapping.unicodeScalars.map { scalar in
-                scalar.properties.generalCategory == .control || "/\\%\u{2028}\u{2029}".unicodeScalars.contains(scalar)
-                    ? String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined() : String(scalar)
-            }.joined()
+            // Path separators and `%` percent-encoded, in normalization form C.
+            return percentEncoding("/\\%", in: segment.precomposedStringWithCanonicalMapping)
         }
         let name = "mock_\(methodName)_\(names.isEmpty ? "root" : names.joined(separator: "_")).json"
         guard name.utf8.count <= 255 else {
@@ -89,6 +85,16 @@ public struct MockFiles: Sendable {
                     + "systems allow")
         }
         return name
+    }
+
+    /// `text` with `characters`, the control characters and the line separators U+2028 and U+2029 percent-encoded
+    /// as UTF-8 (`%2F`, `%C2%85`, `%E2%80%A8`), so that it stays on one line in a message.
+    static func percentEncoding(_ characters: String, in text: String) -> String {
+        let escaped = characters + "\u{2028}\u{2029}"
+        return text.unicodeScalars.map { scalar in
+            escaped.unicodeScalars.contains(scalar) || scalar.properties.generalCategory == .control
+                ? String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined() : String(scalar)
+        }.joined()
     }
 
     /// The URL of the existing file named `name` in ``directory``, `nil` if there is none or it would lie outside

@@ -264,11 +264,7 @@ public final class MockTransport: HTTPTransport, Sendable {
     /// and control characters and line separators, so that it stays on one line. Text that does not decode (kept as
     /// written, `%E9`) keeps its `%`.
     static func shown(_ text: String, escaping characters: String) -> String {
-        let escaped = (text.removingPercentEncoding == nil ? characters : "%" + characters) + "\u{2028}\u{2029}"
-        return text.unicodeScalars.map { scalar in
-            escaped.unicodeScalars.contains(scalar) || scalar.properties.generalCategory == .control
-                ? String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined() : String(scalar)
-        }.joined()
+        MockFiles.percentEncoding(text.removingPercentEncoding == nil ? characters : "%" + characters, in: text)
     }
 
     /// The mock file's contents as a 200 response; `written` is the path's segments as sent, after the base path.

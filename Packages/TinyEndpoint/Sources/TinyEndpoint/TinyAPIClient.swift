@@ -1,5 +1,5 @@
 import Foundation
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 /// The live tinyAPI client: sends ``TinyAPIEndpoint``s over an `HTTPTransport` and decodes JSON responses.
 ///
@@ -31,8 +31,13 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     public var encoder: JSONEncoder
     /// Whether a response whose `Content-Type` is not JSON is refused before decoding.
     let checksContentType: Bool
-    /// The requests built so far, shared by the copies of this client.
-    let requests = RequestCache()
+    /// The requests without a body this client built, by the parts of the endpoints they were built from (an app
+    /// sends the same few calls again and again, and parsing and checking a URL and setting headers cost a client
+    /// more than the rest of its work on a request), shared by its copies. A different base URL, path, method, header
+    /// or query item is a different request. A request with a body is built each time: bodies differ from call to
+    /// call, and one kept could be large. At most 64 are kept, each under its endpoint's parts as an
+    /// `AdHocAPIEndpoint` without a body.
+    let requests = Locked([AdHocAPIEndpoint: URLRequest]())
 
     /// Creates a client.
     ///
@@ -79,12 +84,28 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
         }
     }
 
-    /// Loads the endpoint's request (built once, see `RequestCache`) as the endpoint `make` makes of it: every
-    /// failure becomes a ``TinyAPIError``.
+    /// Loads the endpoint's request (built once, see ``requests``) as the endpoint `make` makes of it: every failure
+    /// becomes a ``TinyAPIError``.
     private func load<T>(_ endpoint: any TinyAPIEndpoint, _ make: (URLRequest) -> Endpoint<T>) async throws -> T {
-        do { return try await transport.load(make(requests.request(for: endpoint))) } catch {
+        do { return try await transport.load(make(request(for: endpoint))) } catch {
             throw TinyAPIError(error)
         }
+    }
+
+    /// `endpoint`'s request, as ``TinyAPIEndpoint/makeRequest()`` builds it: one without a body from ``requests``.
+    private func request(for endpoint: some TinyAPIEndpoint) throws -> URLRequest {
+        let body = Result { try endpoint.body }
+        guard case .success(nil) = body else { return try endpoint.makeRequest(body: body) }
+        let parts = AdHocAPIEndpoint(
+            baseURL: endpoint.baseURL, path: endpoint.path, method: endpoint.method, headers: endpoint.headers,
+            queryItems: endpoint.queryItems)
+        if let request = requests.withLock({ $0[parts] }) { return request }
+        let request = try endpoint.makeRequest(body: body)
+        requests.withLock { requests in
+            if requests.count >= 64 { requests.removeAll() }
+            requests[parts] = request
+        }
+        return request
     }
 
     /// Encodes a request body with ``encoder``.

@@ -138,36 +138,8 @@ extension TinyAPIEndpoint {
     }
 }
 
-/// The requests without a body a ``TinyAPIClient`` built, by the parts of the endpoints they were built from (an app
-/// sends the same few calls again and again, and parsing and checking a URL and setting headers cost a client more
-/// than the rest of its work on a request). A different base URL, path, method, header or query item is a different
-/// request. A request with a body is built each time: bodies differ from call to call, and one kept could be large.
-/// At most 64 are kept, each under its endpoint's parts as an `AdHocAPIEndpoint` without a body.
-final class RequestCache: Sendable {
-    private let requests = Locked([AdHocAPIEndpoint: URLRequest]())
-
-    /// How many requests are kept.
-    var count: Int { requests.withLock { $0.count } }
-
-    /// `endpoint`'s request, as ``TinyAPIEndpoint/makeRequest()`` builds it.
-    func request(for endpoint: some TinyAPIEndpoint) throws -> URLRequest {
-        let body = Result { try endpoint.body }
-        guard case .success(nil) = body else { return try endpoint.makeRequest(body: body) }
-        let parts = AdHocAPIEndpoint(
-            baseURL: endpoint.baseURL, path: endpoint.path, method: endpoint.method, headers: endpoint.headers,
-            queryItems: endpoint.queryItems)
-        if let request = requests.withLock({ $0[parts] }) { return request }
-        let request = try endpoint.makeRequest(body: body)
-        requests.withLock { requests in
-            if requests.count >= 64 { requests.removeAll() }
-            requests[parts] = request
-        }
-        return request
-    }
-}
-
 /// A request described on the spot, for the `get`, `post`, … conveniences of ``APIClientProtocol``; without a body,
-/// also the key of a request kept by `RequestCache`.
+/// also the key of a request a ``TinyAPIClient`` keeps.
 struct AdHocAPIEndpoint: TinyAPIEndpoint, Hashable {
     var baseURL: String
     var path: String

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TinyHTTPTransport
+@_spi(TinyKit) import TinyHTTPTransport
 
 @testable import TinyEndpoint
 @testable import TinyMocks
@@ -140,7 +140,8 @@ extension UserEndpoint: TinyAPIEndpoint {
             #expect(users.count == 2)
         }
         #expect(mockClient.transport.requests.map { $0.url?.path } == ["/users", "/users", "/api/v4/users"])
-        #expect(mockClient.client.requests.count == 2)  // one request built per base URL, kept by the one client
+        // One request built per base URL, kept by the one client.
+        #expect(mockClient.client.requests.withLock { $0.count } == 2)
     }
 
     @Test func aMissingMockIsATinyAPIErrorThatSaysWhereItLooked() async throws {

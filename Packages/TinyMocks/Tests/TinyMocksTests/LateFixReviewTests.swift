@@ -27,6 +27,32 @@ import TinyEndpoint
         #expect(after == 200)
     }
 
+    /// MockTransport.swift `nextRouteAnswer`. When every request that took an answer was cancelled, none was used
+    /// up, so the next request gets the route's first answer ("a cancelled request uses up no answer of its route").
+    /// Before, the answers given back were kept in a list and the first one, spent when the second was taken, was
+    /// never served: the next request got the second.
+    @Test func afterEveryTakerWasCancelledTheNextRequestGetsTheFirstAnswer() async throws {
+        let clock = NumberedGateClock(releasedFrom: 4)
+        let mock = MockTransport(clock: clock)
+        mock.register(.get, "/seq", delay: .seconds(1), .status(201), .status(202), .status(203))
+        let request = URLRequest(url: try #require(URL(string: "https://h/seq")))
+        var started = clock.started.makeAsyncIterator()
+        let first = Task { try await mock.send(request) }  // takes the 201
+        #expect(await started.next() == 1)
+        let second = Task { try await mock.send(request) }  // takes the 202
+        #expect(await started.next() == 2)
+        first.cancel()  // gives the 201 back while the 202 waits: spent
+        _ = await first.result
+        let third = Task { try await mock.send(request) }  // takes the 203
+        #expect(await started.next() == 3)
+        second.cancel()
+        third.cancel()
+        _ = (await second.result, await third.result)
+
+        let status = try await mock.send(request).1.statusCode  // its sleep, the 4th, returns at once
+        #expect(status == 201)
+    }
+
     /// MockTransport.swift `shown(_:escaping:)`. Text that does not percent-decode was taken for text kept as
     /// written (`%E9`) and shown with *nothing* escaped, its `&`, `=`, `#` included. But a decoded value with a
     /// literal `%` not followed by two hex digits (`100%`) does not decode either, so its `&` and `=` were no longer

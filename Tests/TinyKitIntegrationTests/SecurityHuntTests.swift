@@ -78,8 +78,8 @@ import TinyKitTestServer
     /// `.authorization(_:header:)` is told which header holds the credential, yet a redirect to another origin takes
     /// it along: both transports drop only the names of `HTTPRedaction.default`
     /// (`HTTPRedaction.redirect(from:to:drops:)`, Packages/TinyHTTPTransport/Sources/TinyHTTPTransport/
-    /// HTTPRedaction.swift:54-61; SessionDelegate.swift:174-177), and the middleware adds the header before the
-    /// transport follows the redirect (HTTPMiddleware+Authorization.swift:56-58). An API authenticated by
+    /// HTTPRedaction.swift; the session delegate's redirect handler), and the middleware adds the header before the
+    /// transport follows the redirect (HTTPMiddleware+Authorization.swift, `authorization`). An API authenticated by
     /// `Private-Token` (GitLab), `X-Access-Token` or `X-Goog-Api-Key` hands its token to whatever host a hostile or
     /// compromised server names in `Location`, the leak the transports' redirect rule exists to prevent ("no
     /// credential … to another origin", ARCHITECTURE.md). The middleware knows the name: it should not let it
@@ -102,11 +102,11 @@ import TinyKitTestServer
     }
 
     /// `HTTPRedaction.default` names `X-Amz-Security-Token` and Google's `key` as secrets in a query
-    /// (HTTPRedaction.swift:24-30, "the credentials of an S3 presigned URL", "`key` (Google's API keys)"), but not the
+    /// (`HTTPRedaction.init`, "the credentials of an S3 presigned URL", "`key` (Google's API keys)"), but not the
     /// very same credentials in their header form: AWS SigV4 sends the session token as the `X-Amz-Security-Token`
     /// header, Google documents `X-Goog-Api-Key` as the header form of `key`. In that form they are printed in clear by
     /// the logging middleware's trace lines and every redaction (`redacted(headers:)`), go along on a redirect to
-    /// another origin (the rule follows the same list, HTTPRedaction.swift:60), and `FileResponseStore` neither sees
+    /// another origin (the rule follows the same list, `redirect(from:to:drops:)`), and `FileResponseStore` neither sees
     /// the request as credentialed nor keys the answer by the credential (ResponseStore.swift:146), so one key's answer
     /// is restored for another's.
     @Test func theHeaderFormsOfListedCredentialsAreNotSecret() async throws {
@@ -152,7 +152,7 @@ import TinyKitTestServer
     /// A server that redirects forever: `AsyncHTTPClientTransport` gives up after 20 redirects
     /// (AsyncHTTPClientTransport.swift:161, "up to 20, no cycles"), curl after 30 by default and Apple's URLSession
     /// after 16. On Linux, URLSessionTransport's session delegate hands FoundationNetworking every next request
-    /// (SessionDelegate.swift:156-187) without counting them.
+    /// (`SessionDelegate`'s redirect handler) without counting them.
     @Test func endlessRedirectsEnd() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

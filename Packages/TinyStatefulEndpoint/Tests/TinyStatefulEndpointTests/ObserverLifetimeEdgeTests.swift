@@ -9,7 +9,7 @@ import TinyRequestState
 /// Edges of an observation's lifetime: what the endpoint keeps of observations whose owners went, and the grace
 /// period after which a load nobody observes any more is cancelled.
 @Suite(.timeLimit(.minutes(1))) struct ObserverLifetimeEdgeTests {
-    /// StatefulEndpoint+Observe.swift `add`, StatefulEndpoint.swift `greetNewest()`: a new observation's first call is a
+    /// StatefulEndpoint+Observe.swift `add` (its first call; `greetNewest()` before): a new observation's first call is a
     /// delivery to that observation only, so it never dropped the observations whose owners went; they were dropped
     /// (their closures released, their end hooks called) only by a delivery to every observer, a change of state. A
     /// value that stays fresh (no `maximumAge`, no `Cache-Control`: the default) never changes, so every screen that

@@ -96,7 +96,7 @@ public final class Store<F: Feature>: Observable {
     /// - Returns: A handle to await or cancel the effect and those of the actions it sends back.
     @discardableResult
     public func send(_ action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)? = nil) -> StoreTask {
-        StoreTask(task: apply(action) { $0.flatMap { record($0, of: action, catch: handler, in: chain) }?.task })
+        StoreTask(task: apply(action) { $0.flatMap { record($0, of: action, catch: handler) }?.task })
     }
 
     /// Applies `action` and, before observers hear of the change, `start`s its effect (`nil` for `.none`): an action one
@@ -141,39 +141,37 @@ public final class Store<F: Feature>: Observable {
     /// one task for the chain, so that cancelling it takes one step whatever its length, and an effect that ended lets
     /// go of what it captured. (A task per effect awaiting the next nested them.)
     private func chain(from serial: Int) -> Task<Void, Never> {
-        Task { [weak self, origin] in
+        Task { [weak self] in
             // Each operation (and `catch` handler) is read from its record, which its end removes: an effect that
             // ended is let go.
             var serial: Int? = serial
             while let running = serial, let effect = self?.effects.first(where: { $0.serial == running }) {
                 let result: Result<F.Action?, any Error>
                 do { result = .success(try await effect.operation() as? F.Action) } catch { result = .failure(error) }
-                serial = self?.end(effect, with: result, origin: origin)
+                serial = self?.end(effect, with: result)
             }
         }
     }
 
     /// Cancels the effects running under any of `work`'s ids; then, unless it is a `.cancel(id:)`, records it, run by
-    /// the task `run` gives for its serial, and returns the record.
+    /// `task` (the chain of the effect that sent `action` back) or by a new chain, and returns the record.
     private func record(
-        _ work: EffectWork, of action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)?,
-        in run: (_ serial: Int) -> Task<Void, Never>
+        _ work: EffectWork, of action: F.Action, catch handler: (@Sendable (any Error) -> F.Action)? = nil,
+        in task: Task<Void, Never>? = nil
     ) -> RunningEffect? {
         for running in effects where running.ids.contains(where: work.isMarked) { running.task.cancel() }
         guard let operation = work.operation else { return nil }
         let serial = (effects.last?.serial ?? 0) + 1  // unique among the running effects, which are in serial order
-        effects.append((action, origin, work.ids, serial, run(serial), operation, handler))
+        effects.append((action, origin, work.ids, serial, task ?? chain(from: serial), operation, handler))
         return effects.last
     }
 
     /// Ends an effect: sends back the action it returned, or the `catch` handler's action for its error (an error
     /// without handler is reported); a cancelled effect sends nothing. Returns the serial of the effect of the action
-    /// sent back, to run next in the same task.
-    private func end(
-        _ effect: RunningEffect, with result: Result<F.Action?, any Error>, origin: (any Sendable)?
-    ) -> Int? {
+    /// sent back, to run next in the same task, which inherits the ended effect's ``origin``.
+    private func end(_ effect: RunningEffect, with result: Result<F.Action?, any Error>) -> Int? {
         effects.removeAll { $0.serial == effect.serial }
-        self.origin = origin
+        origin = effect.origin
         var next: F.Action?
         switch result {
         case _ where Task.isCancelled, .failure(is CancellationError): break
@@ -187,7 +185,7 @@ public final class Store<F: Feature>: Observable {
         // No `catch` handler: the first action's covers its own effect only.
         return apply(next) { work in
             accepted = next
-            return work.flatMap { record($0, of: next, catch: nil) { _ in effect.task } }?.serial
+            return work.flatMap { record($0, of: next, in: effect.task) }?.serial
         }
     }
 

@@ -93,15 +93,15 @@ private final class SingleFlightRefresher: Sendable {
     /// runs, its requests pass through the middleware untouched.
     @TaskLocal private static var refreshing: (refresher: ObjectIdentifier, number: Int)?
 
-    /// The refresh in flight, numbered: it forgets itself when it ends (a number tells it from a later one). It
-    /// gives the credential and the refused one it replaced.
+    /// The refresh in flight and its number: when it ends it forgets itself and moves the number on, so that the
+    /// next refresh has another. It gives the credential and the refused one it replaced.
     private let inFlight = Locked<(number: Int, task: Task<(String, String?), any Error>?)>((0, nil))
 
     /// Whether the current task runs this refresher's refresh in flight (or was started by it): a task the refresh
     /// started that outlives it sends with a credential again.
     var isRefreshingHere: Bool {
         guard let (refresher, number) = Self.refreshing, refresher == ObjectIdentifier(self) else { return false }
-        return inFlight.withLock { $0.number == number && $0.task != nil }
+        return inFlight.withLock { $0.number == number }
     }
 
     /// A credential newer than `rejected`: the provider's current one when it differs, else a refreshed one. The
@@ -112,9 +112,8 @@ private final class SingleFlightRefresher: Sendable {
             try Task.checkCancellation()
             let refresh = inFlight.withLock { inFlight in
                 if let running = inFlight.task { return running }
-                inFlight.number += 1
                 let refresh = Task { [id = ObjectIdentifier(self), number = inFlight.number] in
-                    defer { self.inFlight.withLock { if $0.number == number { $0.task = nil } } }
+                    defer { self.inFlight.withLock { $0 = ($0.number + 1, nil) } }
                     return try await Self.$refreshing.withValue((id, number)) {
                         if let current = try await provider.credential(), current != rejected {
                             return (current, rejected)

@@ -42,10 +42,8 @@ public final class MockTransport: HTTPTransport, Sendable {
     let basePath: [String]
     private let state: Locked<State>
 
-    struct State: Sendable {
-        var routes: [Route] = []
-        var requests: [URLRequest] = []
-    }
+    /// The registered routes and the requests received, shared by every view of this mock (``stripping(basePath:)``).
+    typealias State = (routes: [Route], requests: [URLRequest])
 
     struct Route: Sendable {
         let method: HTTPMethod
@@ -91,7 +89,7 @@ public final class MockTransport: HTTPTransport, Sendable {
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.init(
-            files: files, basePath: Self.segments(of: basePath), delay: delay, clock: clock, state: Locked(State()))
+            files: files, basePath: Self.segments(of: basePath), delay: delay, clock: clock, state: Locked(([], [])))
     }
 
     private init(
@@ -183,9 +181,8 @@ public final class MockTransport: HTTPTransport, Sendable {
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
             // Decoded, or as written where that is not UTF-8 (`%E9`): as `register` keeps a route's path.
             let written = (components?.percentEncodedPath ?? url.path).split(separator: "/")
-            var path = written.map(Self.decoded)
-            let base = path.starts(with: basePath) ? basePath.count : 0
-            path.removeFirst(base)
+            let base = written.starts(with: basePath) { Self.decoded($0) == $1 } ? basePath.count : 0
+            let path = written[base...].map(Self.decoded)
             // Answers are taken in the order requests arrive, whatever their delays.
             let route = nextRouteAnswer(
                 method: method, path: path, query: Self.queryItems(of: components), recording: request)

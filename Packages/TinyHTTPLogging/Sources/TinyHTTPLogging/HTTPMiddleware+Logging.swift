@@ -89,27 +89,24 @@
         error.body = nil
         switch error.underlyingError {
         case let nested as HTTPTransportError: error.underlyingError = withoutBodies(nested)
-        case let other? where other is URLError || (other as NSError).domain == NSURLErrorDomain: break
-        case let other?:
-            error.underlyingError = Told(text: (other as? any LocalizedError)?.errorDescription ?? "\(type(of: other))")
-        case nil: break
+        case let other? where !(other is URLError) && (other as NSError).domain != NSURLErrorDomain:
+            error.underlyingError = Told(
+                description: (other as? any LocalizedError)?.errorDescription ?? "\(type(of: other))")
+        default: break
         }
         return error
     }
 
     /// An error told by a text, in place of one whose description must not be logged.
     private struct Told: Error, CustomStringConvertible {
-        var text: String
-        var description: String { text }
+        var description: String
     }
 
     /// The trace lines' metadata: the headers (a request's or a response's) with their secrets redacted, and the body's
     /// first 1000 bytes (`nil`: a body stream).
     private func details(_ headers: [AnyHashable: Any], _ body: Data?, _ redaction: HTTPRedaction) -> Logger.Metadata {
         // `redacted(headers:)` also redacts a URL a value carries (`Location`, each `<…>` of `Link`, `Refresh`'s `url=…`).
-        let fields = headers.reduce(into: [String: String]()) { fields, field in
-            fields[String(describing: field.key)] = String(describing: field.value)
-        }
+        let fields = Dictionary(headers.map { ("\($0.key)", "\($0.value)") }, uniquingKeysWith: { $1 })
         return [
             "headers": .dictionary(redaction.redacted(headers: fields).mapValues { .string($0) }),
             "body": .string(body.map { HTTPRedaction.preview(of: $0, limit: 1000) } ?? "(a body stream)"),

@@ -141,10 +141,9 @@
                     let message = "the response body is larger than maximumResponseBodySize, \(limit) bytes"
                     throw HTTPTransportError(.other, request: request, response: try head(), message: message)
                 } catch is IdleBody {
-                    throw HTTPTransportError(
-                        .timedOut, request: request, response: try head(),
-                        message:
-                            "no byte of the body came for \(request.timeoutInterval) s (the request's timeoutInterval)")
+                    let message =
+                        "no byte of the body came for \(request.timeoutInterval) s (the request's timeoutInterval)"
+                    throw HTTPTransportError(.timedOut, request: request, response: try head(), message: message)
                 } catch {
                     // A failure in the body (the connection closed, a cancellation) keeps the head, as URLSession's do.
                     var failure = Self.transportError(for: error, request: request)
@@ -169,7 +168,7 @@
             var outgoing = first
             // Requests, not URLs: a `POST` answered `303` to its own URL continues as a `GET` of it (Post/Redirect/Get).
             // Made at the first redirect: most responses are none.
-            var visited: [String] = []
+            var visited: Set<String> = []
             while true {
                 let response = try await client.execute(outgoing, deadline: deadline)
                 let status = response.status
@@ -179,7 +178,7 @@
                     let to = URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: from)?.absoluteURL,
                     ["http", "https"].contains(to.scheme?.lowercased()), to.host?.isEmpty == false
                 else { return (response, !visited.isEmpty) }
-                if visited.isEmpty { visited.append("\(first.method) \(first.url)") }
+                if visited.isEmpty { visited.insert("\(first.method) \(first.url)") }
                 guard visited.count <= 20 else { throw HTTPClientError.redirectLimitReached }
                 if let problem = Self.portProblem(of: to) {
                     throw HTTPTransportError(.other, request: request, message: "a redirect was refused: \(problem)")
@@ -195,8 +194,7 @@
                     outgoing.headers.remove(name: name)
                 }
                 let next = "\(outgoing.method) \(outgoing.url)"
-                guard !visited.contains(next) else { throw HTTPClientError.redirectCycleDetected }
-                visited.append(next)
+                guard visited.insert(next).inserted else { throw HTTPClientError.redirectCycleDetected }
             }
         }
 
@@ -218,7 +216,8 @@
         static func collect(
             _ body: HTTPClientResponse.Body, upTo limit: Int, idle: TimeAmount?, on loop: any EventLoop
         ) async throws -> ByteBuffer {
-            let watch = Locked(Watch())
+            // When the last bytes came, whether the body is over, and the timer.
+            let watch = Locked((lastRead: NIODeadline.now(), finished: false, timer: Scheduled<Void>?.none))
             @Sendable func read() async throws -> ByteBuffer {
                 defer { watch.withLock { $0.finished = true } }
                 // By hand, not `body.map { … }.collect(upTo:)`: the generic sequences cost over 10,000 instructions
@@ -270,13 +269,6 @@
                 // Cancelled, and not through the caller's task: by the timer.
                 throw reader.isCancelled && !Task.isCancelled ? IdleBody() : error
             }
-        }
-
-        /// What `collect` knows of a body being read: when its last bytes came, whether it is over, and its timer.
-        struct Watch: Sendable {
-            var lastRead = NIODeadline.now()
-            var finished = false
-            var timer: Scheduled<Void>?
         }
 
         /// What is wrong with the port of `url`, `nil` when nothing is.

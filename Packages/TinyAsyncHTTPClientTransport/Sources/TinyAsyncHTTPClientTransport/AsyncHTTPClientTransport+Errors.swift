@@ -19,7 +19,7 @@
         ///   - error: What the client threw.
         ///   - request: The request that failed.
         static func transportError(for error: any Error, request: URLRequest) -> HTTPTransportError {
-            if error is HTTPTransportError || error is CancellationError {
+            if error is HTTPTransportError {
                 return HTTPTransportError(mapping: error, request: request)
             }
             let (code, message) = category(of: error)
@@ -28,15 +28,28 @@
 
         private static func category(of error: any Error) -> (HTTPTransportError.Code, String?) {
             switch error {
-            case let error as HTTPClientError:
-                return category(of: error)
+            case HTTPClientError.cancelled, is CancellationError:
+                return (.cancelled, nil)
+            case HTTPClientError.deadlineExceeded:
+                return (.timedOut, "no response head within the request's timeoutInterval")
+            case HTTPClientError.connectTimeout, HTTPClientError.readTimeout, HTTPClientError.writeTimeout,
+                HTTPClientError.tlsHandshakeTimeout, HTTPClientError.getConnectionFromPoolTimeout,
+                HTTPClientError.socksHandshakeTimeout, HTTPClientError.httpProxyHandshakeTimeout,
+                ChannelError.connectTimeout:
+                return (.timedOut, nil)
+            // `invalidEOFState`: the connection closed before the head or body was whole.
+            case HTTPClientError.remoteConnectionClosed, HTTPParserError.invalidEOFState:
+                return (.cannotConnect, "the server closed the connection before the response was complete")
             case is NIOConnectionError, is IOError, ChannelError.eof, ChannelError.ioOnClosedChannel,
                 ChannelError.alreadyClosed, ChannelError.outputClosed:
                 return (.cannotConnect, nil)
-            case ChannelError.connectTimeout:
-                return (.timedOut, nil)
-            case HTTPParserError.invalidEOFState:  // the connection closed before the head or body was whole
-                return category(of: .remoteConnectionClosed)
+            case HTTPClientError.invalidURL, HTTPClientError.emptyHost, HTTPClientError.emptyScheme,
+                HTTPClientError.missingSocketPath:
+                return (.invalidRequest, nil)
+            // Cases with a payload (an unsupported scheme, header names or values AsyncHTTPClient refuses) are told
+            // apart by their short description, which leaves the payload out.
+            case let error as HTTPClientError where requestFaults.contains(error.shortDescription):
+                return (.invalidRequest, nil)
             case is HTTPParserError:
                 return (.other, "the reply is not valid HTTP")
             case NIOHTTPDecompression.DecompressionError.limit:  // `.tinyKit`'s ratio, or another client's own limit
@@ -56,25 +69,10 @@
             "Unsupported scheme", "Invalid header field names", "Invalid header field values",
             "Trace request with body",
         ]
+    }
 
-        private static func category(of error: HTTPClientError) -> (HTTPTransportError.Code, String?) {
-            switch error {
-            case .cancelled:
-                return (.cancelled, nil)
-            case .deadlineExceeded:
-                return (.timedOut, "no response head within the request's timeoutInterval")
-            case .connectTimeout, .readTimeout, .writeTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout,
-                .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
-                return (.timedOut, nil)
-            case .remoteConnectionClosed:
-                return (.cannotConnect, "the server closed the connection before the response was complete")
-            case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
-                return (.invalidRequest, nil)
-            default:
-                // Cases with a payload (an unsupported scheme, header names or values AsyncHTTPClient refuses) are
-                // told apart by their short description, which leaves the payload out.
-                return (requestFaults.contains(error.shortDescription) ? .invalidRequest : .other, nil)
-            }
-        }
+    /// Lets a `switch` over any error match AsyncHTTPClient's errors by value, as it matches SwiftNIO's enum cases.
+    private func ~= (pattern: HTTPClientError, error: any Error) -> Bool {
+        (error as? HTTPClientError) == pattern
     }
 #endif

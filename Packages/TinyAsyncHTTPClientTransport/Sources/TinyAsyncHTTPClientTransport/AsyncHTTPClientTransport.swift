@@ -401,8 +401,6 @@
         }
     }
 #else
-    @_spi(TinyKit) import TinyHTTPTransport
-
     /// Not built: the `AsyncHTTPClient` trait of TinyKit is off, so AsyncHTTPClient was not resolved.
     ///
     /// Enable it where you depend on TinyKit:

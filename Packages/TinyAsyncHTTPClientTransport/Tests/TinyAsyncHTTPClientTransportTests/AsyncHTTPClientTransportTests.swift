@@ -139,21 +139,23 @@ import TinyKitTestServer
     /// The bound is between bytes, not on the whole body: bytes that keep coming, each sooner than the request's
     /// `timeoutInterval`, are read to the end however long the body takes.
     @Test func aBodyThatKeepsComingOutlastsTheTimeoutInterval() async throws {
-        // Fourteen bytes, one every 0.25 s: 3.25 s in all, well past the timeout, with gaps an eighth of it. A raw
+        // Twenty-five bytes, one every 0.2 s: 4.8 s in all, past the timeout, with gaps a twentieth of it. A raw
         // server, whose connection has a thread of its own: the test server's tasks share the cooperative pool with
-        // the other tests, which delayed its bytes by seconds under the sanitizers.
+        // the other tests, which delayed its bytes by seconds under the sanitizers. The wide margin is for the
+        // reader, which counts a byte when its task runs: under ThreadSanitizer, with the other tests on both cores,
+        // it once waited about 2 s for a thread (with a 2 s timeout and 0.25 s gaps, CI of 2026-11-27).
         let server = try RawSocketServer.start([
-            .send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 14\r\n\r\n".utf8)),
-            .trickle(Data(repeating: 0x79, count: 14), interval: 0.25),
+            .send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 25\r\n\r\n".utf8)),
+            .trickle(Data(repeating: 0x79, count: 25), interval: 0.2),
         ])
         defer { server.stop() }
 
         try await withClient { client in
             var request = URLRequest(url: server.url("/trickle"))
-            request.timeoutInterval = 2
+            request.timeoutInterval = 4
             let (body, response) = try await AsyncHTTPClientTransport(client: client).send(request)
             #expect(response.statusCode == 200)
-            #expect(body == Data(repeating: 0x79, count: 14))
+            #expect(body == Data(repeating: 0x79, count: 25))
         }
     }
 

@@ -46,7 +46,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     typealias Completion = @Sendable (_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) -> Void
 
     /// A body being collected: its limit, the bytes so far, whether it went over, and who gets it at the end; and
-    /// the task's response, read once with the first bytes (each read of `URLSessionTask.response` is a
+    /// the task's response, as the delegate is handed it (each read of `URLSessionTask.response` is a
     /// `DispatchQueue.sync` on Linux, about 3,000 instructions).
     private struct Body {
         let limit: Int
@@ -60,12 +60,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             ((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding") ?? "identity") != "identity"
         }
 
-        /// Adds `chunk` of `task`'s body, or, when the body goes over its limit with it (or the response announced
-        /// more), lets go of the bytes so far and marks it too large: whether it went over now. Mutated in place in
-        /// the dictionary, so `data` is appended to without a copy. Reads the task's response with the first chunk
-        /// only (the delegate calls come one at a time, so holding the lock through that read blocks no one).
-        mutating func receive(_ chunk: Data, of task: URLSessionDataTask) -> Bool {
-            if response == nil { response = task.response }
+        /// Takes the response `head`, if given, and adds `chunk` of the body, or, when the body goes over its limit
+        /// with it (or the response announced more), lets go of the bytes so far and marks it too large: whether it
+        /// went over now. Mutated in place in the dictionary, so `data` is appended to without a copy.
+        mutating func receive(_ chunk: Data, head: URLResponse? = nil) -> Bool {
+            if let head { response = head }
             guard !isTooLarge else { return false }
             // A compressed body's `Content-Length` counts compressed bytes, the limit decompressed ones.
             if data.count + chunk.count > limit || response?.expectedContentLength ?? -1 > limit && !isCompressed {
@@ -116,11 +115,28 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         bodies.withLock { $0[task.taskIdentifier] = Body(limit: limit, completion: completion) }
     }
 
+    /// Keeps the response of a collected body, and ends the task at once when its `Content-Length` is over the limit.
+    /// (FoundationNetworking makes this call, through the delegate queue, for every data task of a session whose
+    /// delegate is a data delegate, whether it is written or not; it ignores the disposition.)
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        receive(Data(), head: response, of: dataTask)
+        completionHandler(.allow)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        // The response's Content-Length is checked with its first bytes: a `didReceive response` method of its own
-        // would cost every request one more trip through the delegate queue.
-        let tooLarge = bodies.withLock { $0[dataTask.taskIdentifier]?.receive(data, of: dataTask) ?? false }
-        if tooLarge { dataTask.cancel() }
+        receive(data, of: dataTask)
+    }
+
+    /// Hands a collected body `chunk` (and the `head`) to the task's body, and cancels the task when it went over.
+    private func receive(_ chunk: Data, head: URLResponse? = nil, of task: URLSessionDataTask) {
+        // Through its index, the body is changed in place (an optional chain on the subscript moves it out and back).
+        let tooLarge = bodies.withLock { bodies in
+            bodies.index(forKey: task.taskIdentifier).map { bodies.values[$0].receive(chunk, head: head) } ?? false
+        }
+        if tooLarge { task.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

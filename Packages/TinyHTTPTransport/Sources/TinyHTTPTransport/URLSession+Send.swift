@@ -58,7 +58,7 @@ extension URLSession: HTTPTransport {
     ) -> URLSessionDataTask {
         let session = challengeAnsweringSession
         // Who may have cancelled a challenge: TinyKit's delegate knows, another may have, no delegate cannot have.
-        let (hasDelegate, delegate) = (session.delegate != nil, session.delegate as? SessionDelegate)
+        let (hasDelegate, delegate) = session.delegate.map { (true, $0 as? SessionDelegate) } ?? (false, nil)
         // TinyKit's delegate checked its session's configuration once; one of a session with another is checked here.
         let foreign = delegate == nil && hasDelegate ? session.configuration : nil
         do {

@@ -11,6 +11,7 @@ import Testing
 ///   body reaches only a session's delegate whole: FoundationNetworking hands a completion handler the last piece);
 /// - `announce <count>`: status 200, `Content-Length: <count>`, the echo as the body;
 /// - `trickle <count>`: status 200, `Content-Length: <count>`, ten bytes, then nothing until the request is cancelled;
+/// - `head <count>`: status 200, `Content-Length: <count>`, then nothing until the request is cancelled;
 /// - `challenge <code>`: the response with a `WWW-Authenticate` challenge; on Linux the session's delegate is asked
 ///   about it (as FoundationNetworking asks it), elsewhere the response ends as it is;
 /// - `challenged <code>`: that response, then nothing until the request is cancelled;
@@ -38,6 +39,7 @@ final class StubProtocol: URLProtocol {
         case "announce": respond(200, headers: ["Content-Length": "\(number)"], body: echo)
         case "trickle":
             respond(200, headers: ["Content-Length": "\(number)"], body: Data(count: 10), finishing: false)
+        case "head": respond(200, headers: ["Content-Length": "\(number)"], finishing: false)
         case "challenge":
             respond(number, headers: ["WWW-Authenticate": #"Basic realm="stub""#], finishing: false)
             #if canImport(FoundationNetworking)
@@ -179,6 +181,16 @@ final class StubProtocol: URLProtocol {
             try await Self.transport(maximumResponseBodySize: 1000).send(try request("announce 1001"))
         }
         #expect(error.message == "the response body is larger than maximumResponseBodySize, 1000 bytes")
+    }
+
+    /// A `Content-Length` over the limit ends the transfer with the response head: the request waits for no byte of
+    /// the body.
+    @Test func aContentLengthOverTheLimitFailsBeforeAnyOfTheBody() async throws {
+        let error = try await #require(throws: HTTPTransportError.self) {
+            try await Self.transport(maximumResponseBodySize: 1000).send(try request("head 1001"))
+        }
+        #expect(error.message == "the response body is larger than maximumResponseBodySize, 1000 bytes")
+        #expect(error.response?.statusCode == 200)
     }
 
     /// A body over the limit ends the transfer at once: the request does not wait for the rest of it.

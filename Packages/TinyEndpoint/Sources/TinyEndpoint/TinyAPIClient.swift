@@ -86,6 +86,8 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
 
     /// Loads the endpoint's request (built once, see ``requests``) as the endpoint `make` makes of it: every failure
     /// becomes a ``TinyAPIError``.
+    /// (Inlined: a function of its own is one more asynchronous frame a request.)
+    @inline(__always)
     private func load<T>(_ endpoint: any TinyAPIEndpoint, _ make: (URLRequest) -> Endpoint<T>) async throws -> T {
         do { return try await transport.load(make(request(for: endpoint))) } catch {
             throw TinyAPIError(error)

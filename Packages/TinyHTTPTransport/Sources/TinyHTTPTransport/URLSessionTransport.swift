@@ -111,6 +111,7 @@ public final class URLSessionTransport: HTTPTransport {
     ///   cancelled, ``HTTPTransportError/Code/other`` with the response for a body over
     ///   ``maximumResponseBodySize``, and the code mapped from the `URLError` for other failures
     ///   (see ``HTTPTransportError/init(mapping:request:)``).
+    @inline(__always)
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await session.send(request, limit: max(0, maximumResponseBodySize))
     }

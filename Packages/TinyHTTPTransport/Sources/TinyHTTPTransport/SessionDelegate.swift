@@ -12,7 +12,7 @@ import Foundation
 /// Server-trust challenges always get the default handling.
 ///
 /// It also collects the body of each task sent with a size limit (``collect(_:limit:completion:)``), refusing the
-/// response with its first bytes when its `Content-Length` exceeds the limit, or as soon as the bytes received so far
+/// response at its head when its `Content-Length` exceeds the limit, or as soon as the bytes received so far
 /// do: a body too large is never held whole. On Linux it mends FoundationNetworking's redirects
 /// (`urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`), and it refuses every request of
 /// a configuration whose `httpAdditionalHeaders` hold a header a request may not (``refusal``).

@@ -36,8 +36,8 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     /// more than the rest of its work on a request), shared by its copies. A different base URL, path, method, header
     /// or query item is a different request. A request with a body is built each time: bodies differ from call to
     /// call, and one kept could be large. At most 64 are kept, each under its endpoint's parts as an
-    /// `AdHocAPIEndpoint` without a body; the one asked for last is compared first, without hashing its parts.
-    let requests = Locked((last: (AdHocAPIEndpoint, URLRequest)?.none, all: [AdHocAPIEndpoint: URLRequest]()))
+    /// `AdHocAPIEndpoint` without a body.
+    let requests = Locked([AdHocAPIEndpoint: URLRequest]())
 
     /// Creates a client.
     ///
@@ -101,17 +101,11 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
         let parts = AdHocAPIEndpoint(
             baseURL: endpoint.baseURL, path: endpoint.path, method: endpoint.method, headers: endpoint.headers,
             queryItems: endpoint.queryItems)
-        let kept = requests.withLock { requests -> URLRequest? in
-            if let last = requests.last, last.0 == parts { return last.1 }
-            requests.last = requests.all[parts].map { (parts, $0) }
-            return requests.last?.1
-        }
-        if let kept { return kept }
+        if let request = requests.withLock({ $0[parts] }) { return request }
         let request = try endpoint.makeRequest(body: body)
         requests.withLock { requests in
-            if requests.all.count >= 64 { requests.all.removeAll() }
-            requests.all[parts] = request
-            requests.last = (parts, request)
+            if requests.count >= 64 { requests.removeAll() }
+            requests[parts] = request
         }
         return request
     }

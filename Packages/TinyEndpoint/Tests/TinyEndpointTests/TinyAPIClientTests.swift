@@ -32,7 +32,7 @@ import Testing
         #expect(transport.requests == expected)
         #expect(transport.requests[6].httpBody != transport.requests[7].httpBody)
         // The six without a body were built once each and kept; the two with a body were not kept.
-        #expect(client.requests.withLock { $0.all.count } == 6)
+        #expect(client.requests.withLock { $0.count } == 6)
         // Copies of a client share what it built.
         let copy = client
         #expect(copy.requests === client.requests)
@@ -67,7 +67,7 @@ import Testing
             #expect(paths == (0..<100).map { "/users/\($0)" }, "round \(round)")
             // Full at 64, the cache starts again. The first round ends with /users/64 to 99 kept (36); the second
             // fills it up twice more (from 36, then from /users/28) and ends with /users/92 to 99 (8).
-            #expect(client.requests.withLock { $0.all.count } == [36, 8][round], "round \(round)")
+            #expect(client.requests.withLock { $0.count } == [36, 8][round], "round \(round)")
         }
     }
 

@@ -12,8 +12,9 @@ import Foundation
 /// // ["Authorization": "***", "Accept": "application/json"]
 /// ```
 ///
-/// Names are compared case-insensitively. The names of ``default`` are secret in every redaction, like a URL's user
-/// name and password.
+/// Names are compared case-insensitively, and a query parameter's by each part of a nested name too: `password` makes
+/// `user[password]` secret. The names of ``default`` are secret in every redaction, like a URL's user name and
+/// password.
 public struct HTTPRedaction: Hashable, Sendable {
     /// The secret header names, lower-cased.
     private(set) var headers: Set<String>
@@ -150,6 +151,8 @@ public struct HTTPRedaction: Hashable, Sendable {
     }
 
     private func isSecret(_ item: URLQueryItem) -> Bool {
-        item.value != nil && queryParameters.contains((item.name.removingPercentEncoding ?? item.name).lowercased())
+        // Each part of a nested name (`user[password]`, Rails' and PHP's forms) or of one after a form's `+` (a space).
+        let name = (item.name.removingPercentEncoding ?? item.name).lowercased()
+        return item.value != nil && name.split { "[]+ ".contains($0) }.contains { queryParameters.contains(String($0)) }
     }
 }

@@ -60,6 +60,16 @@ import Testing
         #expect(HTTPRedaction.default.redacted(url: url) == "https://api.example.com/a?access%5Ftoken=***")
     }
 
+    /// A secret name nested in brackets (Rails' and PHP's `user[password]`) or after a form's `+` (a space) was printed
+    /// in clear; the other parameters stay as they are.
+    @Test(arguments: ["user[password]", "a%5Btoken%5D", "auth[api_key][0]", "+token", "x[]=1&password[]"])
+    func aNestedSecretNameIsRedacted(name: String) throws {
+        let url = try #require(URL(string: "https://api.example.com/a?\(name)=s3cret&page=2"))
+        let redacted = HTTPRedaction.default.redacted(url: url)
+        #expect(!redacted.contains("s3cret"))
+        #expect(redacted.hasSuffix("=***&page=2"))
+    }
+
     /// API-key headers were printed in clear unless named.
     @Test(arguments: ["X-API-Key", "api-key", "X-Auth-Token"])
     func apiKeyHeadersAreSecretByDefault(name: String) {

@@ -63,7 +63,7 @@ extension Endpoint where A: DecodableResult {
 
     /// An endpoint that sends `request` and decodes its JSON response with `decoder`, as the JSON initialiser does
     /// (``parse`` and its shortcut ``parseWithoutResponse``): `TinyAPIEndpoint.endpoint(as:)`'s and `TinyAPIClient`'s.
-    init(request: URLRequest, decoder: JSONDecoder, checksContentType: Bool) {
+    @usableFromInline init(request: URLRequest, decoder: JSONDecoder, checksContentType: Bool) {
         self.init(request: request, parse: decoder.parse(checksContentType: checksContentType))
         parseWithoutResponse = decoder.parseWithoutResponse(checksContentType: checksContentType)
     }

@@ -30,7 +30,7 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     /// The encoder for the bodies of `post` and `send`.
     public var encoder: JSONEncoder
     /// Whether a response whose `Content-Type` is not JSON is refused before decoding.
-    let checksContentType: Bool
+    @usableFromInline let checksContentType: Bool
     /// The requests without a body this client built, by the parts of the endpoints they were built from (an app
     /// sends the same few calls again and again, and parsing and checking a URL and setting headers cost a client
     /// more than the rest of its work on a request), shared by its copies. A different base URL, path, method, header
@@ -69,6 +69,7 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
     /// default), or the JSON string from a response labelled JSON.
     ///
     /// - Throws: ``TinyAPIError``.
+    @inlinable
     public func request<T: Decodable & Sendable>(_ endpoint: any TinyAPIEndpoint, as type: T.Type) async throws -> T {
         try await load(endpoint) { Endpoint(request: $0, decoder: decoder, checksContentType: checksContentType) }
     }
@@ -86,16 +87,17 @@ public struct TinyAPIClient: APIClientProtocol, Sendable {
 
     /// Loads the endpoint's request (built once, see ``requests``) as the endpoint `make` makes of it: every failure
     /// becomes a ``TinyAPIError``.
-    /// (Inlined: a function of its own is one more asynchronous frame a request.)
-    @inline(__always)
-    private func load<T>(_ endpoint: any TinyAPIEndpoint, _ make: (URLRequest) -> Endpoint<T>) async throws -> T {
+    /// (Inlinable, with ``request(_:as:)`` and `HTTPTransport.load(_:)`: an app's call is specialised for its type, with
+    /// no metadata lookups or value-witness calls for `Endpoint<T>`, and no asynchronous frame of its own.)
+    @inlinable
+    func load<T>(_ endpoint: any TinyAPIEndpoint, _ make: (URLRequest) -> Endpoint<T>) async throws -> T {
         do { return try await transport.load(make(request(for: endpoint))) } catch {
             throw TinyAPIError(error)
         }
     }
 
     /// `endpoint`'s request, as ``TinyAPIEndpoint/makeRequest()`` builds it: one without a body from ``requests``.
-    private func request(for endpoint: some TinyAPIEndpoint) throws -> URLRequest {
+    @usableFromInline func request(for endpoint: some TinyAPIEndpoint) throws -> URLRequest {
         let body = Result { try endpoint.body }
         guard case .success(nil) = body else { return try endpoint.makeRequest(body: body) }
         let parts = AdHocAPIEndpoint(

@@ -18,10 +18,10 @@ extension HTTPTransport {
     ///   transport failures (its code `cancelled` when the task was cancelled) and for unacceptable status codes
     ///   (with the response and body); ``EndpointError`` when the response could not be decoded; or the error of a
     ///   custom parse function.
-    // Inlinable: specialised in the caller for its `A`, a load makes no metadata lookups or value-witness calls for
-    // `Endpoint<A>` (about 2,700 instructions a request, callgrind).
     @inlinable
     public func load<A>(_ endpoint: Endpoint<A>) async throws -> sending A {
+        // Inlinable: specialised in the caller for its `A`, a load makes no metadata lookups or value-witness calls
+        // for `Endpoint<A>` (about 2,700 instructions a request, callgrind).
         if let requestError = endpoint.requestError { throw requestError }
         let sent = try await sendDeferringResponse(endpoint.request)
         return try endpoint.result(data: sent.body, status: sent.status, contentType: sent.contentType, sent.response)

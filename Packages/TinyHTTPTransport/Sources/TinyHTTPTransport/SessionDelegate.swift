@@ -146,6 +146,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             let message = "the response body is larger than maximumResponseBodySize, \(body.limit) bytes"
             error = HTTPTransportError(.other, message: message)
         }
+        // The head the delegate was handed; the task's own where none was (a delegate call the platform did not make).
         body.completion(body.data, body.response ?? task.response, error)
     }
 

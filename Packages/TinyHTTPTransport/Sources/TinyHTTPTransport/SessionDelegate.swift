@@ -188,20 +188,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             guard let to = next.url, to.isHTTPWithHost else { return completionHandler(nil) }
             if task.currentRequest?.httpMethod == "HEAD" { next.httpMethod = "HEAD" }
             let configuration = session.configuration
-            if let from {
-                // A credential of the session's own cannot be taken off: the redirect is returned instead.
-                let own = (configuration.httpAdditionalHeaders ?? [:]).keys.map { "\($0)" }
-                if own.contains(where: { HTTPRedaction.redirect(from: from, to: to, drops: $0) }) {
-                    return completionHandler(nil)
-                }
-                for name in (next.allHTTPHeaderFields ?? [:]).keys
-                where HTTPRedaction.redirect(from: from, to: to, drops: name) {
-                    next.setValue(nil, forHTTPHeaderField: name)
-                }
+            // Nothing is dropped without a URL that answered to compare `to` with.
+            func drops(_ name: String) -> Bool {
+                from.map { HTTPRedaction.redirect(from: $0, to: to, drops: name) } ?? false
             }
-            if configuration.httpShouldSetCookies, let url = next.url,
-                let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty
-            {
+            // A credential of the session's own cannot be taken off: the redirect is returned instead.
+            if (configuration.httpAdditionalHeaders ?? [:]).keys.contains(where: { drops("\($0)") }) {
+                return completionHandler(nil)
+            }
+            for name in (next.allHTTPHeaderFields ?? [:]).keys where drops(name) {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+            // (An empty list of cookies makes no header field.)
+            if configuration.httpShouldSetCookies, let cookies = configuration.httpCookieStorage?.cookies(for: to) {
                 for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
                     next.setValue(value, forHTTPHeaderField: name)
                 }

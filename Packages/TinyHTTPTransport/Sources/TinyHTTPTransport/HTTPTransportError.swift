@@ -103,13 +103,11 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     ///   ``Code/other``.
     /// - Anything else becomes ``Code/other``.
     public init(mapping error: any Error, request: URLRequest?) {
-        if var error = error as? HTTPTransportError {
-            if error.request == nil { error.request = request }
-            self = error
-            return
-        }
         let urlErrorCode = Self.urlErrorCode(of: error)
-        if urlErrorCode == .unsupportedURL, request?.url?.isHTTPWithHost == true {
+        if let error = error as? HTTPTransportError {
+            self = error
+            self.request = error.request ?? request
+        } else if urlErrorCode == .unsupportedURL, request?.url?.isHTTPWithHost == true {
             self.init(.other, request: request, underlyingError: error, message: "the reply is not HTTP")
         } else {
             let category = urlErrorCode.map(Code.init(urlErrorCode:)) ?? .other
@@ -198,7 +196,7 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     /// The `URLError` code of `error`, when it is a `URLError` or an `NSError` of `NSURLErrorDomain` (the form
     /// FoundationNetworking reports on Linux).
     static func urlErrorCode(of error: any Error) -> URLError.Code? {
-        if let urlError = error as? URLError { return urlError.code }
+        // A `URLError` bridges to its `NSError`, of `NSURLErrorDomain`.
         let nsError = error as NSError
         return nsError.domain == NSURLErrorDomain ? URLError.Code(rawValue: nsError.code) : nil
     }

@@ -87,8 +87,8 @@ public struct HTTPRedaction: Hashable, Sendable {
             guard !text.hasPrefix("\""), text.contains(where: "?@#".contains), let url = URL(string: String(text))
             else { return String(text) }
             let parameters = url.fragment?.contains("=") == true  // OAuth's implicit flow puts tokens there
-            guard url.scheme != nil || text.hasPrefix("/") || url.query != nil || parameters,
-                url.query != nil || url.user != nil || parameters
+            // Redacted: a query or fragment parameters, in any word; a user, only in a URL with a scheme or a path.
+            guard url.query != nil || parameters || url.user != nil && (url.scheme != nil || text.hasPrefix("/"))
             else { return String(text) }
             // Unchanged but for a fragment without parameters (`#top`), which `redacted(url:)` leaves out: as it came.
             let redacted = redacted(url: url)
@@ -143,9 +143,9 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// `text` with its control characters (but tab) and line separators escaped (`\n`, `\u{2028}`).
     static func oneLine(_ text: String) -> String {
         text.unicodeScalars.reduce(into: "") { line, scalar in
-            let breaks =
-                scalar.properties.generalCategory == .control
-                ? scalar != "\t" : "\u{2028}\u{2029}".unicodeScalars.contains(scalar)
+            // U+2028 and U+2029 are the only scalars of their categories.
+            let category = scalar.properties.generalCategory
+            let breaks = scalar != "\t" && [.control, .lineSeparator, .paragraphSeparator].contains(category)
             line += breaks ? scalar.escaped(asASCII: true) : String(scalar)
         }
     }

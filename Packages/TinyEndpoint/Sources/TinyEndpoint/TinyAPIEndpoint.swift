@@ -97,9 +97,8 @@ extension TinyAPIEndpoint {
         }
         // URLSession removes dot segments, so "../admin" would leave the base URL's path: refuse them. Split by
         // scalars: a combining mark after `/` joins it into one Character, hiding the segment from a Character split.
-        if let dots = path.unicodeScalars.split(separator: "/").map(String.init).first(where: {
-            $0 == "." || $0 == ".."
-        }) {
+        let dots = path.unicodeScalars.split(separator: "/").map(String.init).first { $0 == "." || $0 == ".." }
+        if let dots {
             throw EndpointError.invalidURL(
                 path, reason: "the path has a \"\(dots)\" segment, which would leave the base URL's path")
         }

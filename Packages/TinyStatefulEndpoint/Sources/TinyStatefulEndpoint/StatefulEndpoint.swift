@@ -146,8 +146,7 @@ import TinyRequestState
     /// in flight) and then the result of this load only.
     public func load() {
         self.task?.cancel()
-        let known = kept
-        let task = Task { [weak self, endpoint, transport, restored, store, maximumAge, elapsed] in
+        let task = Task { [weak self, known = kept, endpoint, transport, restored, store, maximumAge, elapsed] in
             let stored = known == nil ? await restored?.value : nil
             if let stored { self?.offer(stored) }  // a load without a value shows the stored one first
             guard !Task.isCancelled else { return }  // cleared or replaced while the store was read: send nothing

@@ -60,9 +60,9 @@ extension StatefulEndpoint {
     /// ```
     public var states: AsyncStream<RequestState<A>> {
         let (stream, continuation) = AsyncStream<RequestState<A>>.makeStream()
-        let iteration = ObservationToken()  // the owner: the stream holds it until the iteration ends
         // The observation's end (the endpoint released, the iteration over) finishes the stream.
-        add(owner: iteration, loading: false, onEnd: { continuation.finish() }) { continuation.yield($1) }
+        let iteration = add(owner: nil, loading: false, onEnd: { continuation.finish() }) { continuation.yield($1) }
+        // Bound to its token, which the stream holds until the iteration ends.
         continuation.onTermination = { _ in withExtendedLifetime(iteration) {} }
         return stream
     }

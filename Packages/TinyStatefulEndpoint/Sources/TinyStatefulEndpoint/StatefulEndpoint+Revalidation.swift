@@ -42,27 +42,26 @@ extension Endpoint where A: Sendable {
     ) async throws -> (kept: Kept<A>, body: Data?) {
         if let requestError { throw requestError }
         var request = self.request
-        let conditional = request.method == .get || request.method == .head
-        for (validator, condition) in [("ETag", "If-None-Match"), ("Last-Modified", "If-Modified-Since")]
-        where conditional {
-            guard let value = kept?.response.value(forHTTPHeaderField: validator) else { continue }
+        // Whether the request sent may carry validators, so that a `304` can confirm `kept`.
+        var conditional = request.method == .get || request.method == .head
+        for (validator, condition) in [("ETag", "If-None-Match"), ("Last-Modified", "If-Modified-Since")] {
+            guard conditional, let value = kept?.response.value(forHTTPHeaderField: validator) else { continue }
             request.setValue(value, forHTTPHeaderField: condition)
             // URLSession's own cache must neither answer this request nor turn its `304` into a cached `200`.
             request.cachePolicy = .reloadIgnoringLocalCacheData
         }
         var (body, response) = try await transport.send(request)
-        var confirms = response.statusCode == 304 && conditional
         // A 304 whose `ETag` is not the kept one's names another representation, which it must not confirm (a
         // server that heeds only `If-Modified-Since`): ask again, unconditionally.
-        if confirms, let tag = response.opaqueTag, tag != kept?.response.opaqueTag {
+        if conditional, response.statusCode == 304, let tag = response.opaqueTag, tag != kept?.response.opaqueTag {
             request = self.request
             request.cachePolicy = .reloadIgnoringLocalCacheData
             (body, response) = try await transport.send(request)
-            confirms = false
+            conditional = false
         }
         // A 304 keeps `kept` undecoded; any other response (or a 304 with nothing kept) goes through the status check
         // and the parse of every load (`Endpoint.result`).
-        let confirmed = confirms ? kept : nil
+        let confirmed = conditional && response.statusCode == 304 ? kept : nil
         let value = try confirmed.map(\.value) ?? result(data: body, response: response).get()
         var next = Kept(value: value, response: confirmed?.response.updated(by: response) ?? response)
         // Fresh for `maximumAge`, else as the response says (a 304 that says nothing: as the response it confirms,

@@ -51,21 +51,22 @@ public struct MockFiles: Sendable {
     /// - Throws: ``MockError/unsafePath(path:reason:)`` when the path cannot name a file safely.
     public static func fileName(for method: HTTPMethod, path: String) throws -> String {
         let pathOnly = String(path.prefix { $0 != "?" && $0 != "#" })
-        // The non-empty segments, decoded: `/projects/a%2Fb/` is `["projects", "a/b"]`.
-        let segments = try pathOnly.split(separator: "/").map { segment in
-            guard let decoded = segment.removingPercentEncoding else {
-                throw MockError.unsafePath(path: pathOnly, reason: "\"\(segment)\" is not valid percent-encoding")
-            }
-            return decoded
-        }
-        return try fileName(for: method, segments: segments, path: pathOnly)
+        return try fileName(for: method, written: pathOnly.split(separator: "/"), path: pathOnly)
     }
 
     /// The characters of an HTTP method token (RFC 9110), lower-cased.
     private static let tokenCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~")
 
-    /// The file name for `method` and the decoded path `segments`; `path` is only for error messages.
-    static func fileName(for method: HTTPMethod, segments: [String], path: String) throws -> String {
+    /// The file name for `method` and the non-empty path segments as `written` in a URL (percent-encoded); `path` is
+    /// only for error messages.
+    static func fileName(for method: HTTPMethod, written: some Sequence<Substring>, path: String) throws -> String {
+        // Decoded: `/projects/a%2Fb/` is `["projects", "a/b"]`.
+        let segments = try written.map { segment in
+            guard let decoded = segment.removingPercentEncoding else {
+                throw MockError.unsafePath(path: path, reason: "\"\(segment)\" is not valid percent-encoding")
+            }
+            return decoded
+        }
         let methodName = method.rawValue.lowercased()
         guard !methodName.isEmpty, methodName.allSatisfy({ tokenCharacters.contains($0) }) else {
             throw MockError.unsafePath(path: path, reason: "the method \"\(method)\" is not an HTTP token")

@@ -269,13 +269,10 @@ public final class MockTransport: HTTPTransport, Sendable {
         -> MockResponse
     {
         let path = Self.path(of: segments)
-        // A segment kept as written for routes (`%E9`, not UTF-8) names no file: escaped, it would name another path's.
-        if files != nil, let bad = written.first(where: { $0.removingPercentEncoding == nil }) {
-            throw MockError.unsafePath(path: path, reason: "\"\(bad)\" is not valid percent-encoding")
-        }
-        // `name` is `nil` when the mock has no files. `routes` (a listing made under the lock) is read only for the
+        // `name` is `nil` when the mock has no files. A segment kept as written for routes (`%E9`, not UTF-8) names no
+        // file: escaped, it would name another path's. `routes` (a listing made under the lock) is read only for the
         // error message, never on the answered path.
-        let name = files == nil ? nil : try MockFiles.fileName(for: method, segments: segments, path: path)
+        let name = files == nil ? nil : try MockFiles.fileName(for: method, written: written, path: path)
         guard let files, let name, let file = try files.url(ofFileNamed: name, path: path) else {
             throw MockError.noMock(
                 method: method, path: path, lookedFor: name, in: files?.directory.path, routes: routes)

@@ -187,7 +187,7 @@ public final class MockTransport: HTTPTransport, Sendable {
             let route = nextRouteAnswer(
                 method: method, path: path, query: Self.queryItems(of: components), recording: request)
             recorded = true
-            let response = try route?.response ?? fileResponse(method: method, path: path, written: written[base...])
+            let response = try route?.response ?? fileResponse(method: method, written: written[base...])
             let waited = await Result { try await wait(route?.delay ?? delay, for: request) }
             // A request cancelled while it waits uses up no answer: the next request gets it.
             if let route { state.withLock { $0.routes[route.index].finish(route.call, waited: waited) } }
@@ -265,10 +265,8 @@ public final class MockTransport: HTTPTransport, Sendable {
     }
 
     /// The mock file's contents as a 200 response; `written` is the path's segments as sent, after the base path.
-    private func fileResponse(method: HTTPMethod, path segments: [String], written: ArraySlice<Substring>) throws
-        -> MockResponse
-    {
-        let path = Self.path(of: segments)
+    private func fileResponse(method: HTTPMethod, written: ArraySlice<Substring>) throws -> MockResponse {
+        let path = Self.path(of: written.map(Self.decoded))
         // `name` is `nil` when the mock has no files. A segment kept as written for routes (`%E9`, not UTF-8) names no
         // file: escaped, it would name another path's. `routes` (a listing made under the lock) is read only for the
         // error message, never on the answered path.

@@ -33,19 +33,18 @@ extension HTTPMiddleware {
             var sends = 0  // the request's sends so far: a failure of an inner retry says how many it made
             do {
                 while true {
-                    let delay: Duration
+                    var retryAfter: Duration?  // the wait a retryable status asks for, else the backoff
                     switch await Result(catching: { try await next.send(request) }) {
                     case .success((let body, let response)):
                         sends += 1
                         guard policy.retryableStatuses.contains(response.statusCode) else { return (body, response) }
-                        let retryAfter = RetryPolicy.retryAfter(of: response)
+                        retryAfter = RetryPolicy.retryAfter(of: response)
                         guard attempt < maxAttempts, retryAfter.map({ $0 <= policy.maxRetryAfter }) ?? true else {
                             guard attempt > 1 else { return (body, response) }  // never retried: as it came
                             throw HTTPTransportError(
                                 .unacceptableStatus(response.statusCode), request: request, response: response,
                                 body: body)
                         }
-                        delay = retryAfter ?? policy.backoff(afterAttempt: attempt)
                     case .failure(let error):
                         // A `URLError` from a transport that does not map its errors is classified like one that does.
                         let failure = HTTPTransportError(mapping: error, request: request)
@@ -54,10 +53,9 @@ extension HTTPMiddleware {
                         guard attempt < maxAttempts, isRetryable, !Task.isCancelled else {
                             throw error is HTTPTransportError || isRetryable ? failure : error
                         }
-                        delay = policy.backoff(afterAttempt: attempt)
                     }
                     do {
-                        try await clock.sleep(for: delay)
+                        try await clock.sleep(for: retryAfter ?? policy.backoff(afterAttempt: attempt))
                         try Task.checkCancellation()
                     } catch {
                         throw HTTPTransportError(.cancelled, request: request, underlyingError: error)

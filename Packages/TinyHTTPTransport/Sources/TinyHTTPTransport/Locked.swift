@@ -14,8 +14,6 @@ import Foundation
 
     /// Runs `body` with exclusive access to the value. `body` must not take this lock again.
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try lock.withLock { try body(&value) }
     }
 }

@@ -58,9 +58,7 @@ extension URLRequest {
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true  // digits, `A`-`Z`, `a`-`z`
         default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
         }
     }

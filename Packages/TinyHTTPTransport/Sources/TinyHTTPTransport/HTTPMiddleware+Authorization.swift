@@ -114,12 +114,11 @@ private final class SingleFlightRefresher: Sendable {
                 if let running = inFlight.task { return running }
                 let refresh = Task { [id = ObjectIdentifier(self), number = inFlight.number] in
                     defer { self.inFlight.withLock { $0 = ($0.number + 1, nil) } }
-                    return try await Self.$refreshing.withValue((id, number)) {
-                        if let current = try await provider.credential(), current != rejected {
-                            return (current, rejected)
-                        }
-                        return (try await provider.refreshCredential(rejected: rejected), rejected)
+                    let credential = try await Self.$refreshing.withValue((id, number)) {
+                        if let current = try await provider.credential(), current != rejected { return current }
+                        return try await provider.refreshCredential(rejected: rejected)
                     }
+                    return (credential, rejected)
                 }
                 inFlight.task = refresh
                 return refresh

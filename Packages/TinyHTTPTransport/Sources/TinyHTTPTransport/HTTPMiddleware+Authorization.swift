@@ -42,8 +42,7 @@ extension HTTPMiddleware {
     public static func authorization(_ provider: any CredentialProvider, header: String = "Authorization")
         -> HTTPMiddleware
     {
-        let refresher = SingleFlightRefresher()
-        return HTTPMiddleware { request, next in
+        HTTPMiddleware { [refresher = SingleFlightRefresher()] request, next in
             guard request.value(forHTTPHeaderField: header) == nil, !refresher.isRefreshingHere else {
                 return try await next.send(request)
             }

@@ -250,11 +250,8 @@
             @Sendable func check() {
                 watch.withLock { watch in
                     guard !watch.finished else { return }
-                    if watch.lastRead + idle > .now() {
-                        watch.timer = loop.scheduleTask(deadline: watch.lastRead + idle, check)
-                    } else {
-                        reader.cancel()
-                    }
+                    guard watch.lastRead + idle > .now() else { return reader.cancel() }
+                    watch.timer = loop.scheduleTask(deadline: watch.lastRead + idle, check)
                 }
             }
             check()

@@ -271,14 +271,12 @@
         /// What is wrong with the port of `url`, `nil` when nothing is.
         static func portProblem(of url: URL) -> String? {
             // SwiftNIO traps on a port an IP address cannot have, and cuts a host name's to 16 bits.
-            if let port = url.port, !(0...65_535).contains(port) { return "the port \(port) is not a TCP port" }
+            if let port = url.port { return (0...65_535).contains(port) ? nil : "the port \(port) is not a TCP port" }
             // A port too large for an `Int` parses as none, which AsyncHTTPClient reads as the scheme's default port.
-            if url.port == nil, url.absoluteString.utf8.lazy.filter({ $0 == UInt8(ascii: ":") }).count > 1,
+            guard url.absoluteString.utf8.lazy.filter({ $0 == UInt8(ascii: ":") }).count > 1,
                 let range = URLComponents(url: url, resolvingAgainstBaseURL: true)?.rangeOfPort, !range.isEmpty
-            {
-                return "the port is not a TCP port"
-            }
-            return nil
+            else { return nil }
+            return "the port is not a TCP port"
         }
 
         /// The AsyncHTTPClient request for `request`, after the checks `URLSessionTransport` makes too.

@@ -335,9 +335,8 @@
             // A response has a handful of fields: comparing names pairwise (ASCII, case-insensitively, in place) is
             // cheaper than lower-casing each one into a dictionary of spellings.
             var fields = [String: String](minimumCapacity: response.headers.count)
-            for (name, written) in response.headers {
+            for (name, var value) in response.headers {
                 // RFC 9110 §5.5: whitespace after a value is not part of it (SwiftNIO drops only the one before).
-                var value = written
                 while value.utf8.last == 0x20 || value.utf8.last == 0x09 { value.removeLast() }
                 if let first = fields.keys.first(where: { Self.sameFieldName($0, name) }) {
                     fields[first, default: ""] += ", " + value
@@ -345,8 +344,7 @@
                     fields[name] = value
                 }
             }
-            let version =
-                response.version == .http1_1 ? "HTTP/1.1" : "HTTP/\(response.version.major).\(response.version.minor)"
+            let version = response.version == .http1_1 ? "HTTP/1.1" : response.version.description  // HTTP/major.minor
             guard
                 // Without a redirect the response's URL is the request's: skip parsing it again.
                 let url = redirected || response.history.count > 1 ? response.url : request.url,

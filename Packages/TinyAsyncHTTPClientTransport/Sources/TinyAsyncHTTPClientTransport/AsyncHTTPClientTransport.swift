@@ -64,8 +64,7 @@
         /// The process-wide client of ``shared`` and the default of
         /// ``init(client:maximumResponseBodySize:followsRedirects:)``: `HTTPClient.Configuration.tinyKit` on
         /// AsyncHTTPClient's default event loop group. It lives as long as the process: do not shut it down.
-        public static let sharedClient = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .tinyKit)
+        public static let sharedClient = HTTPClient(configuration: .tinyKit)  // on `HTTPClient.defaultEventLoopGroup`
 
         /// The client that sends the requests. The transport never shuts it down: a client you passed stays yours.
         let client: HTTPClient

@@ -53,7 +53,7 @@
                 case let error as HTTPClient.NWPOSIXError:
                     (code, message) = (error.errorCode == .ETIMEDOUT ? .timedOut : .cannotConnect, nil)
             #endif
-            default:  // `.other`, but `.cancelled` for a `CancellationError`
+            default:  // an `HTTPTransportError` as it is, `.cancelled` for a `CancellationError`, else `.other`
                 return HTTPTransportError(mapping: error, request: request)
             }
             return HTTPTransportError(code, request: request, underlyingError: error, message: message)

@@ -33,7 +33,7 @@ extension HTTPMiddleware {
             var sends = 0  // the request's sends so far: a failure of an inner retry says how many it made
             do {
                 while true {
-                    var retryAfter: Duration?  // the wait a retryable status asks for, else the backoff
+                    var retryAfter: Duration?  // the wait a retryable status asks for (none: the backoff)
                     switch await Result(catching: { try await next.send(request) }) {
                     case .success((let body, let response)):
                         sends += 1

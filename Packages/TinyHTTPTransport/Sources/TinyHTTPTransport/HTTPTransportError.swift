@@ -103,11 +103,13 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
     ///   ``Code/other``.
     /// - Anything else becomes ``Code/other``.
     public init(mapping error: any Error, request: URLRequest?) {
-        let urlErrorCode = Self.urlErrorCode(of: error)
         if let error = error as? HTTPTransportError {
             self = error
             self.request = error.request ?? request
-        } else if urlErrorCode == .unsupportedURL, request?.url?.isHTTPWithHost == true {
+            return  // before `urlErrorCode(of:)`: bridging this error to `NSError` would build its description
+        }
+        let urlErrorCode = Self.urlErrorCode(of: error)
+        if urlErrorCode == .unsupportedURL, request?.url?.isHTTPWithHost == true {
             self.init(.other, request: request, underlyingError: error, message: "the reply is not HTTP")
         } else {
             let category = urlErrorCode.map(Code.init(urlErrorCode:)) ?? .other

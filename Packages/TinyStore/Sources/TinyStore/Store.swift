@@ -179,7 +179,7 @@ public final class Store<F: Feature>: Observable {
     /// without handler is reported); a cancelled effect sends nothing. Returns the serial of the effect of the action
     /// sent back, to run next in the same task, which inherits the ended effect's ``origin``.
     private func end(_ effect: RunningEffect, with result: Result<F.Action?, any Error>) -> Int? {
-        // Not `removeAll(where:)`, which looks at and swaps every record after it (each a copy of every part, as above).
+        // Not `removeAll(where:)`, which looks at and swaps every record after it (each copy costs, as above).
         if let index = effects.firstIndex(where: { $0.serial == effect.serial }) { effects.remove(at: index) }
         origin = effect.origin
         var next: F.Action?

@@ -116,7 +116,7 @@
             let limit = Self.readLimit(maximumResponseBodySize)
             let timeout = Self.timeout(of: request)
             do {
-                // Its errors without a request (refused header fields) get `request` from `transportError(for:request:)`.
+                // Its errors carry `request`: `validate()` and `refuse` set it.
                 let outgoing = try Self.clientRequest(for: request)
                 // AsyncHTTPClient learns of a cancellation asynchronously: do not open a connection for a cancelled task.
                 if Task.isCancelled { throw HTTPTransportError(.cancelled, request: request) }

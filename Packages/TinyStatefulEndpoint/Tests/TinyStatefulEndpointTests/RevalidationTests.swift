@@ -43,6 +43,33 @@ import TinyRequestState
         #expect(mock.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") } == [nil, #""1""#, #""1""#])
     }
 
+    /// The validators are set with the request's own fields in one assignment: a field of the same name in another
+    /// case is replaced (as `setValue(_:forHTTPHeaderField:)` replaced it), the others stay.
+    @MainActor @Test func theValidatorsReplaceTheRequestsOwnConditionalFieldsAndKeepTheRest() async throws {
+        let mock = MockTransport()
+        mock.register(.get, "/text", .text("v1", headers: ["ETag": #""1""#, "Last-Modified": Self.date]), .status(304))
+        var request = URLRequest(url: try #require(URL(string: "https://example.com/text")))
+        // Set as given: `setValue(_:forHTTPHeaderField:)` would change the name's case on Linux.
+        request.allHTTPHeaderFields = ["if-none-match": #""0""#, "Accept": "text/plain"]
+        let endpoint = StatefulEndpoint(
+            endpoint: Endpoint(request: request) { data, _ in .success(String(decoding: data ?? Data(), as: UTF8.self))
+            },
+            transport: mock)
+        endpoint.load()
+        await endpoint.task?.value
+        endpoint.load()
+        await endpoint.task?.value
+
+        #expect(endpoint.state == .success("v1"))
+        let sent = try #require(mock.requests.last)
+        let fields = sent.allHTTPHeaderFields ?? [:]
+        #expect(fields.keys.filter { $0.lowercased() == "if-none-match" }.count == 1)
+        #expect(sent.value(forHTTPHeaderField: "If-None-Match") == #""1""#)
+        #expect(sent.value(forHTTPHeaderField: "If-Modified-Since") == Self.date)
+        #expect(sent.value(forHTTPHeaderField: "Accept") == "text/plain")
+        #expect(sent.cachePolicy == .reloadIgnoringLocalCacheData)
+    }
+
     @Test func theServerSideCacheKeepsTheFreshnessOfTheResponseA304Confirms() async throws {
         let (clock, mock) = (TestClock(), Self.revalidatingMock())
         let cache = EndpointCache(endpoint: textEndpoint(), transport: mock, clock: clock)

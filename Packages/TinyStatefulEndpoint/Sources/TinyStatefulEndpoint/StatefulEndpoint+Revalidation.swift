@@ -44,19 +44,13 @@ extension Endpoint where A: Sendable {
         var request = self.request
         // Whether the request sent may carry validators, so that a `304` can confirm `kept`.
         var conditional = request.method == .get || request.method == .head
-        // Set in one assignment: FoundationNetworking's `setValue(_:forHTTPHeaderField:)` costs ten times as much per
-        // field (about 25,000 instructions, callgrind). A field of the same name in another case is replaced, as there.
-        var fields: [String: String]?  // the request's, with the validators
         for (validator, condition) in [("ETag", "If-None-Match"), ("Last-Modified", "If-Modified-Since")] {
             guard conditional, let value = kept?.response.value(forHTTPHeaderField: validator) else { continue }
-            fields = (fields ?? request.allHTTPHeaderFields ?? [:]).filter {
-                $0.key.utf8.count != condition.utf8.count || $0.key.lowercased() != condition.lowercased()
-            }
-            fields?[condition] = value
+            // Not `setValue(_:forHTTPHeaderField:)`: FoundationNetworking's costs about 25,000 instructions a field.
+            request.setHeader(condition, value)
             // URLSession's own cache must neither answer this request nor turn its `304` into a cached `200`.
             request.cachePolicy = .reloadIgnoringLocalCacheData
         }
-        if let fields { request.allHTTPHeaderFields = fields }
         var (body, response) = try await transport.send(request)
         // A 304 whose `ETag` is not the kept one's names another representation, which it must not confirm (a
         // server that heeds only `If-Modified-Since`): ask again, unconditionally.

@@ -45,7 +45,10 @@ extension Endpoint where A: Sendable {
         // Whether the request sent may carry validators, so that a `304` can confirm `kept`.
         var conditional = request.method == .get || request.method == .head
         for (validator, condition) in [("ETag", "If-None-Match"), ("Last-Modified", "If-Modified-Since")] {
-            guard conditional, let value = kept?.response.value(forHTTPHeaderField: validator) else { continue }
+            // A validator with CR or LF (a stored response's, edited) is not sent, as `setValue` dropped it on Linux.
+            guard conditional, let value = kept?.response.value(forHTTPHeaderField: validator),
+                !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D })
+            else { continue }
             // Not `setValue(_:forHTTPHeaderField:)`: FoundationNetworking's costs about 25,000 instructions a field.
             request.setHeader(condition, value)
             // URLSession's own cache must neither answer this request nor turn its `304` into a cached `200`.

@@ -70,6 +70,23 @@ import TinyRequestState
         #expect(sent.cachePolicy == .reloadIgnoringLocalCacheData)
     }
 
+    /// A validator with CR or LF cannot be sent (sending refuses the field): the reload goes without it, as
+    /// FoundationNetworking's `setValue(_:forHTTPHeaderField:)`, which the reload used before, dropped such a value.
+    @MainActor @Test func aValidatorWithALineBreakIsNotSent() async throws {
+        let mock = MockTransport()
+        mock.register(
+            .get, "/text", .text("v1", headers: ["ETag": "\"1\"\n", "Last-Modified": Self.date]), .text("v2"))
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: mock)
+        endpoint.load()
+        await endpoint.task?.value
+        endpoint.load()
+        await endpoint.task?.value
+
+        #expect(endpoint.state == .success("v2"))
+        #expect(mock.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil)
+        #expect(mock.requests.last?.value(forHTTPHeaderField: "If-Modified-Since") == Self.date)
+    }
+
     @Test func theServerSideCacheKeepsTheFreshnessOfTheResponseA304Confirms() async throws {
         let (clock, mock) = (TestClock(), Self.revalidatingMock())
         let cache = EndpointCache(endpoint: textEndpoint(), transport: mock, clock: clock)

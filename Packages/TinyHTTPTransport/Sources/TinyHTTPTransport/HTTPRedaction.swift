@@ -143,9 +143,11 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// `text` with its control characters (but tab) and line separators escaped (`\n`, `\u{2028}`).
     static func oneLine(_ text: String) -> String {
         text.unicodeScalars.reduce(into: "") { line, scalar in
-            // U+2028 and U+2029 are the only scalars of their categories.
+            // U+2028 and U+2029 are the only scalars of the separator categories. (Compared one by one: an array
+            // literal of the categories is allocated for every scalar, even at -O.)
             let category = scalar.properties.generalCategory
-            let breaks = scalar != "\t" && [.control, .lineSeparator, .paragraphSeparator].contains(category)
+            let breaks =
+                category == .control ? scalar != "\t" : category == .lineSeparator || category == .paragraphSeparator
             line += breaks ? scalar.escaped(asASCII: true) : String(scalar)
         }
     }

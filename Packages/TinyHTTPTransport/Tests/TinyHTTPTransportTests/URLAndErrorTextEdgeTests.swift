@@ -137,4 +137,11 @@ import Testing
             HTTPURLResponse(url: try url("https://h/x"), statusCode: 503, httpVersion: nil, headerFields: headers))
         #expect(response.duration(untilDateIn: "Retry-After") == nil)
     }
+
+    /// `HTTPRedaction.oneLine(_:)` escapes every control character but tab (C0, DEL, C1) and the two Unicode line and
+    /// paragraph separators, and keeps all else as it came.
+    @Test func oneLineEscapesControlsAndTheUnicodeSeparatorsOnly() {
+        let text = "a\tb\nc\rd\u{1B}e\u{7F}f\u{85}g\u{2028}h\u{2029}i é 👍"
+        #expect(HTTPRedaction.oneLine(text) == "a\tb" + #"\nc\rd\u{1B}e\u{7F}f\u{0085}g\u{2028}h\u{2029}i é 👍"#)
+    }
 }

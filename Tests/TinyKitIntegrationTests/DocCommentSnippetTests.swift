@@ -43,7 +43,7 @@ extension DocSnippets {
     static func contentType(request: URLRequest) {
         var request = request  // context
         request.httpAccept(.json)
-        request.httpContentType(ContentType(rawValue: "application/vnd.api+json"))
+        request.httpContentType("application/x-www-form-urlencoded")
     }
 
     // Packages/TinyHTTPTransport/Sources/TinyHTTPTransport/CredentialProvider.swift:7

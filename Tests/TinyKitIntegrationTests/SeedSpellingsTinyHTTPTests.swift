@@ -67,9 +67,9 @@ import TinyKit
     /// several values go in one `setHeader`.
     @Test func httpAcceptReplaces() {
         var request = URLRequest(method: .post, url: Self.url)
-        request.httpAccept(.plainText)
+        request.httpAccept("text/plain")
         request.httpAccept(.json)
-        request.httpContentType(.plainText)
+        request.httpContentType("text/plain")
         request.httpContentType(.json)
         #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")

@@ -51,7 +51,7 @@ import TinyKit
 
     /// "parse XML, or another format": `Endpoint(_:url:…parse:)` with any parse function.
     @Test func anyFormatParses() throws {
-        let text = Endpoint<String>(.get, url: Self.url, accept: .plainText) { data, _ in
+        let text = Endpoint<String>(.get, url: Self.url, accept: "text/plain") { data, _ in
             Result { String(decoding: data ?? Data(), as: UTF8.self) }
         }
         #expect(text.request.value(forHTTPHeaderField: "Accept") == "text/plain")

@@ -92,3 +92,11 @@ extension Endpoint: CustomStringConvertible {
         return HTTPRedaction.default.summary(of: request) + (bytes > 0 ? " (\(bytes) bytes)" : "")
     }
 }
+
+extension Endpoint: CustomReflectable {
+    /// What `dump(_:)`, debuggers and test failures show: ``description`` and ``requestError``, never a header or the
+    /// body (the stored `URLRequest`'s own mirror shows both, an `Authorization` header and a password in clear).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["request": description, "requestError": requestError as Any], displayStyle: .struct)
+    }
+}

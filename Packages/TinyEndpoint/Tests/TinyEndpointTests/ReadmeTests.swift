@@ -80,7 +80,7 @@ enum UserEndpoint: TinyAPIEndpoint {
         }
         let names = userInfo(login: "objcio").map { $0.name }
         let update = Endpoint<()>(json: .put, url: profileURL, body: profile, headers: ["Authorization": token])
-        let text = Endpoint<String>(.get, url: profileURL, accept: .plainText) { data in
+        let text = Endpoint<String>(.get, url: profileURL, accept: "text/plain") { data in
             Result { String(decoding: data ?? Data(), as: UTF8.self) }
         }
         #expect(names.request.url?.absoluteString == "https://api.example.com/users/objcio")

@@ -1,9 +1,8 @@
-/// A media type for the `Accept` and `Content-Type` headers: the common ones as constants, any other by its
-/// text.
+/// A media type for the `Accept` and `Content-Type` headers: JSON as a constant, any other by its text.
 ///
 /// ```swift
 /// request.httpAccept(.json)
-/// request.httpContentType(ContentType(rawValue: "application/vnd.api+json"))
+/// request.httpContentType("application/x-www-form-urlencoded")
 /// ```
 public struct ContentType: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The header value, for example `"application/json"`.
@@ -20,8 +19,4 @@ public struct ContentType: RawRepresentable, Hashable, Sendable, ExpressibleBySt
 
     /// `application/json`.
     public static let json = ContentType(rawValue: "application/json")
-    /// `application/x-www-form-urlencoded`.
-    public static let urlencoded = ContentType(rawValue: "application/x-www-form-urlencoded")
-    /// `text/plain`.
-    public static let plainText = ContentType(rawValue: "text/plain")
 }

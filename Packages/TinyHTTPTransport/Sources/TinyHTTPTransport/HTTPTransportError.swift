@@ -203,3 +203,9 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible, Loca
         return nsError.domain == NSURLErrorDomain ? URLError.Code(rawValue: nsError.code) : nil
     }
 }
+
+extension HTTPTransportError: CustomReflectable {
+    /// What `dump(_:)`, debuggers and test failures show: ``code`` and ``description``, which redacts as `.default`
+    /// does, never a header value (the stored request's `Authorization`, the response's `Set-Cookie`).
+    public var customMirror: Mirror { Mirror(self, children: ["code": code, "description": description]) }
+}

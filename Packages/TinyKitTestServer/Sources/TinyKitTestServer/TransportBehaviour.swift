@@ -206,7 +206,7 @@ public enum TransportBehaviour {
             .onServer("303 after POST is followed with a GET without the body") { transport, server in
                 await server.route("POST /form", response: .redirect(to: "/echo/after", status: 303))
                 var request = URLRequest(method: .post, url: server.url("/form"))
-                request.httpContentType(.urlencoded)
+                request.httpContentType("application/x-www-form-urlencoded")
                 request.httpBody = Data("name=Ada".utf8)
 
                 let (_, response) = try await transport.send(request)

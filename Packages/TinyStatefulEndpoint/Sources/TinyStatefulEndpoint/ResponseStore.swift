@@ -110,7 +110,7 @@ public struct FileResponseStore: ResponseStore {
     /// with request headers, or the request carries credentials that may not be stored: then the file of an earlier
     /// answer is removed, which is no longer the last one seen. A failed write or removal is logged.
     public func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async {
-        let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")?.lowercased() ?? ""
+        let noStore = response.cacheDirectives.contains("no-store")
         // Kept by method, URL, body and the negotiated fields (and decompressed): an answer that depends on other
         // request headers could be the wrong one.
         let keyed = ["accept-encoding"] + Self.negotiatedFields.map { $0.lowercased() }
@@ -118,7 +118,7 @@ public struct FileResponseStore: ResponseStore {
             !keyed.contains($0.trimmingCharacters(in: .whitespaces))
         }
         guard let (key, file, credentialed) = location(of: request) else { return }
-        guard !cacheControl.contains("no-store"), !varies, storesCredentialedRequests || !credentialed else {
+        guard !noStore, !varies, storesCredentialedRequests || !credentialed else {
             guard FileManager.default.fileExists(atPath: file.path) else { return }
             do { try FileManager.default.removeItem(at: file) } catch { log("could not remove \(file.path): \(error)") }
             return

@@ -81,8 +81,7 @@ extension HTTPURLResponse {
     /// its `max-age`, else the time to its `Expires` (`.zero` when that is not a date), either less its `Age`; `nil`
     /// when it says nothing.
     var freshnessLifetime: Duration? {
-        let directives = (value(forHTTPHeaderField: "Cache-Control") ?? "").lowercased()
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let directives = cacheDirectives
         if directives.contains("no-cache") || directives.contains("no-store") { return .zero }
         let maxAge = directives.first { $0.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces) == "max-age" }
         // One that is not `max-age=<digits>` is stale (RFC 9111 §4.2.1), as an `Expires` that is not a date.
@@ -92,6 +91,14 @@ extension HTTPURLResponse {
         // `Age` is looked up only for a lifetime to shorten: most responses say nothing.
         guard let lifetime else { return nil }
         return max(lifetime - .seconds(value(forHTTPHeaderField: "Age").flatMap(Self.deltaSeconds) ?? 0), .zero)
+    }
+
+    /// The directives of `Cache-Control`, lower-cased, each whole (`no-store`, `max-age=60`): what freshness and the
+    /// response store read.
+    var cacheDirectives: [String] {
+        (value(forHTTPHeaderField: "Cache-Control") ?? "").lowercased().split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
     }
 
     /// A number of seconds as RFC 9111 §1.2.2 reads it: digits (quoted too, §5.2), 2^31 when too large for an Int64;

@@ -34,6 +34,17 @@ import Testing
             try await saveAndRestore("v2", headers: ["Cache-Control": "No-Store"], for: request(), in: store) == nil)
     }
 
+    /// `no-store` is a directive of `Cache-Control`, read whole, as freshness reads them: another directive that only
+    /// holds the text (an extension such as `x-no-store-hint`) is no reason to keep nothing (it was, matched as text).
+    @Test func aDirectiveThatOnlyHoldsNoStoreIsWritten() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileResponseStore(directory: directory)
+        let hinted = ["Cache-Control": "max-age=60, x-no-store-hint"]
+        #expect(try await saveAndRestore("v1", headers: hinted, for: request(), in: store) == "v1")
+        let listed = ["Cache-Control": "max-age=60 ,  NO-STORE"]
+        #expect(try await saveAndRestore("v2", headers: listed, for: request(), in: store) == nil)
+    }
+
     /// An API key in a header (`X-API-Key`, any case) was no credential: its answer was written to disk.
     @Test(arguments: ["Authorization", "Cookie", "X-API-Key", "x-auth-token"], [false, true])
     func aRequestWithCredentialsIsWrittenOnlyWhenAllowed(header: String, allowed: Bool) async throws {

@@ -26,8 +26,8 @@
         ///   `Content-Location`, each `<…>` of `Link`). Bodies are not redacted: keep trace level off where bodies
         ///   carry secrets.
         /// - Put it below the retry middleware to log every attempt, and below the authorization middleware to see
-        ///   the header it adds (redacted when `redaction` names it: `Authorization` always, a header of the API's own
-        ///   such as `Private-Token` when you pass `HTTPRedaction(headers: ["Private-Token"])`).
+        ///   the header it adds (redacted: `Authorization`, an API's own such as `Private-Token`, whose name reads as a
+        ///   credential, or another that `redaction` names: `HTTPRedaction(headers: ["X-JFrog-Art-Api"])`).
         ///
         /// - Parameters:
         ///   - logger: Where the lines go.

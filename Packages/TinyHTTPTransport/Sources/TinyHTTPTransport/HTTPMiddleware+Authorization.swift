@@ -36,8 +36,8 @@ extension HTTPMiddleware {
     /// - Parameters:
     ///   - provider: Gives the credential and refreshes it.
     ///   - header: The header the credential goes in: `Authorization` unless the API uses another. A redirect to
-    ///     another origin goes without it when its name reads as a credential (`HTTPRedaction.default` hides it, or
-    ///     it holds `auth`, `token`, `key`, `secret`, `session` or `password`, as `Private-Token` does). Known issue: a
+    ///     another origin goes without it when `HTTPRedaction.default` hides it: its name reads as a credential (it
+    ///     holds `auth`, `token`, `key`, `secret`, `session` or `password`, as `Private-Token` does). Known issue: a
     ///     header named otherwise (Artifactory's `X-JFrog-Art-Api`) goes along.
     public static func authorization(_ provider: any CredentialProvider, header: String = "Authorization")
         -> HTTPMiddleware

@@ -24,9 +24,9 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// What a secret value is replaced with: `***`.
     static let placeholder = "***"
 
-    /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`, `API-Key`, `X-Auth-Token`,
-    /// `X-Goog-Api-Key` and `X-Amz-Security-Token`; the
-    /// query parameters `access_token`, `refresh_token`, `id_token`, `client_secret`, `api_key`, `apikey`, `key`
+    /// `Cookie`, `Set-Cookie` and every header whose name reads as a credential: it holds `auth`, `token`, `key`,
+    /// `secret`, `session` or `password` (`Authorization`, `X-API-Key`, `X-Amz-Security-Token`, an API's own such as
+    /// GitLab's `Private-Token`), but `Idempotency-Key`; the query parameters `access_token`, `refresh_token`, `id_token`, `client_secret`, `api_key`, `apikey`, `key`
     /// (Google's API keys), `token`, `password`, `signature` and the credentials of an S3 presigned URL
     /// (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`) and of a Google Cloud Storage signed one
     /// (`X-Goog-Signature`, `X-Goog-Credential`); the user name and password of a URL's
@@ -38,11 +38,9 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// Creates a redaction of these header and query parameter names besides those of ``default``, which are secret
     /// in every redaction.
     public init(headers: Set<String> = [], queryParameters: Set<String> = []) {
-        // Those of ``default``, secret in every redaction: credentials, cookies and tokens.
-        self.headers = Set(headers.map { $0.lowercased() }).union([
-            "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token",
-            "x-goog-api-key", "x-amz-security-token",
-        ])
+        // Those of ``default``, secret in every redaction: cookies and tokens (and the headers `hides(header:)` reads
+        // as credentials by their names).
+        self.headers = Set(headers.map { $0.lowercased() }).union(["cookie", "set-cookie"])
         self.queryParameters = Set(queryParameters.map { $0.lowercased() }).union([
             "access_token", "refresh_token", "id_token", "client_secret", "api_key", "apikey", "key", "token",
             "password", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
@@ -51,21 +49,24 @@ public struct HTTPRedaction: Hashable, Sendable {
     }
 
     /// Whether a redirect from `from` to `to` goes without the request header `name`: `to` is of another origin
-    /// (RFC 6454: scheme, host and port, in any case, a default port the same as none), and `name` is `Origin`, a
-    /// credential ``default`` hides (`Authorization`, `Cookie`, `X-API-Key`…), or a name that reads as one (it holds
-    /// `auth`, `token`, `key`, `secret`, `session` or `password`: an API's own credential header, such as the
-    /// authorization middleware's `Private-Token`), but not `Idempotency-Key` (no credential: a retry at the new
-    /// origin needs it). The rule of both transports.
+    /// (RFC 6454: scheme, host and port, in any case, a default port the same as none), and `name` is `Origin` or a
+    /// header ``default`` hides (`hides(header:)`). The rule of both transports.
     @_spi(TinyKit) public static func redirect(from: URL, to: URL, drops name: String) -> Bool {
         func origin(_ url: URL) -> (String?, String?, Int?) {
             let scheme = url.scheme?.lowercased()
             return (scheme, url.host?.lowercased(), url.port ?? ["http": 80, "https": 443][scheme ?? ""])
         }
+        return (name.lowercased() == "origin" || Self.default.hides(header: name)) && origin(from) != origin(to)
+    }
+
+    /// Whether the header `name` holds a secret: it is one this redaction names (`Cookie` and `Set-Cookie` in every
+    /// one), or its name reads as a credential: it holds `auth`, `token`, `key`, `secret`, `session` or `password`
+    /// (`Authorization`, `X-API-Key`, an API's own such as GitLab's `Private-Token`), but is not `Idempotency-Key` (no
+    /// credential: a retry needs it). The one rule of logs, errors, stored responses and redirects.
+    func hides(header name: String) -> Bool {
         let name = name.lowercased()
-        let credential =
-            ["auth", "token", "key", "secret", "session", "password"].contains { name.contains($0) }
-            && !name.hasSuffix("idempotency-key")
-        return (name == "origin" || credential || Self.default.headers.contains(name)) && origin(from) != origin(to)
+        let readsAsCredential = ["auth", "token", "key", "secret", "session", "password"].contains { name.contains($0) }
+        return headers.contains(name) || readsAsCredential && !name.hasSuffix("idempotency-key")
     }
 
     /// `headers` with every secret value replaced by `***`, and the secrets of a URL a value carries (`Location`,
@@ -73,7 +74,7 @@ public struct HTTPRedaction: Hashable, Sendable {
     public func redacted(headers: [String: String]) -> [String: String] {
         headers.reduce(into: [:]) { redacted, field in
             redacted[field.key] =
-                self.headers.contains(field.key.lowercased()) ? Self.placeholder : redactingURLs(in: field.value)
+                hides(header: field.key) ? Self.placeholder : redactingURLs(in: field.value)
         }
     }
 

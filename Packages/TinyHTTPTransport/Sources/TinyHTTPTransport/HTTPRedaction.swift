@@ -26,8 +26,9 @@ public struct HTTPRedaction: Hashable, Sendable {
 
     /// `Cookie`, `Set-Cookie` and every header whose name reads as a credential: it holds `auth`, `token`, `key`,
     /// `secret`, `session` or `password` (`Authorization`, `X-API-Key`, `X-Amz-Security-Token`, an API's own such as
-    /// GitLab's `Private-Token`), but `Idempotency-Key`; the query parameters `access_token`, `refresh_token`, `id_token`, `client_secret`, `api_key`, `apikey`, `key`
-    /// (Google's API keys), `token`, `password`, `signature` and the credentials of an S3 presigned URL
+    /// GitLab's `Private-Token`), but `Idempotency-Key`; the query parameters `access_token`, `refresh_token`,
+    /// `id_token`, `client_secret`, `api_key`, `apikey`, `key` (Google's API keys), `token`, `password`, `signature`
+    /// and the credentials of an S3 presigned URL
     /// (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`) and of a Google Cloud Storage signed one
     /// (`X-Goog-Signature`, `X-Goog-Credential`); the user name and password of a URL's
     /// user information (`https://user:password@host`; the user name is often the token, as in `https://TOKEN@host`

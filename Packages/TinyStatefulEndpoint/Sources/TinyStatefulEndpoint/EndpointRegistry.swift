@@ -12,12 +12,13 @@ import TinyEndpoint
 ///
 /// Two endpoints are the same when their value type and these parts of their requests are equal: the HTTP method,
 /// the absolute URL (its fragment, never sent, aside; its scheme and host in any case, and a default port the same as
-/// none: `https://API.example.com:443/x` is `https://api.example.com/x`), the body, and the values of the headers named in
-/// `keyHeaders:` (by default `Accept`, `Accept-Language`, `Authorization`, `Content-Type` and `Cookie`; names
-/// compare case-insensitively). The header values are kept in memory as they are, not hashed, so two requests whose
-/// key headers differ never share an instance: with the default `keyHeaders:`, requests with different credentials
-/// (in `Authorization`, `Cookie` or the URL) never do. A `keyHeaders:` that leaves `Authorization` or `Cookie` out
-/// lets requests that differ only in that header share one instance, the first one's response included.
+/// none: `https://API.example.com:443/x` is `https://api.example.com/x`), the body, and the values of the key headers:
+/// by default `Accept`, `Accept-Language`, `Content-Type` and every header `HTTPRedaction.default` hides (`Cookie`,
+/// and those whose names read as credentials: `Authorization`, `X-API-Key`, an API's own `Private-Token`…), else those
+/// named in `keyHeaders:` (names compare case-insensitively). The header values are kept in memory as they are, not
+/// hashed, so two requests whose key headers differ never share an instance: by default, requests with different
+/// credentials (in a header or the URL) never do. A `keyHeaders:` that leaves a credential header out lets requests
+/// that differ only in that header share one instance, the first one's response included.
 /// The first endpoint registered for a key is the one loaded; a later endpoint with the same key but another parse
 /// function gets the first instance.
 ///
@@ -29,7 +30,8 @@ public final class EndpointRegistry: Sendable {
     /// A registry for the whole app, loading through the live `URLSession` transport.
     public static let shared = EndpointRegistry()
 
-    private let keyHeaders: Set<String>
+    /// The key headers, lower-cased; `nil`: the negotiated ones and the credentials.
+    private let keyHeaders: Set<String>?
     private let transport: any HTTPTransport
     private let maximumAge: Duration?
     private let clock: any Clock<Duration>
@@ -43,22 +45,23 @@ public final class EndpointRegistry: Sendable {
     ///   - transport: The transport of every instance it creates; the live `URLSessionTransport.shared` by default.
     ///   - maximumAge: The maximum age of every instance it creates; `nil`: the responses' `Cache-Control` or
     ///     `Expires` decide.
-    ///   - keyHeaders: The headers whose values tell two requests apart (names compare case-insensitively). Keep
-    ///     `Authorization` and `Cookie` in a set of your own: a header left out is ignored, so requests that differ
-    ///     only in the credentials it holds would share one instance, and the first one's response.
+    ///   - keyHeaders: The headers whose values tell two requests apart (names compare case-insensitively); `nil`,
+    ///     the default: `Accept`, `Accept-Language`, `Content-Type` and every credential header. Keep your API's
+    ///     credential headers in a set of your own: a header left out is ignored, so requests that differ only in the
+    ///     credentials it holds would share one instance, and the first one's response.
     ///   - store: Where every instance it creates keeps its last good response; `nil` for none.
     ///   - cancelsUnobservedLoadAfter: The grace period after which every instance it creates cancels a load nobody
     ///     observes any more (at least 0.1 s, at most about 95 years); `nil`, the default, lets every load finish.
     ///   - clock: The clock of every instance it creates.
     public init(
         transport: any HTTPTransport = URLSessionTransport.shared, maximumAge: Duration? = nil,
-        keyHeaders: Set<String> = ["Accept", "Accept-Language", "Authorization", "Content-Type", "Cookie"],
+        keyHeaders: Set<String>? = nil,
         store: (any ResponseStore)? = nil, cancelsUnobservedLoadAfter: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.transport = transport
         self.maximumAge = maximumAge
-        self.keyHeaders = Set(keyHeaders.map { $0.lowercased() })
+        self.keyHeaders = keyHeaders.map { Set($0.map { $0.lowercased() }) }
         (self.store, self.cancelsUnobservedLoadAfter, self.clock) = (store, cancelsUnobservedLoadAfter, clock)
     }
 
@@ -90,7 +93,11 @@ public final class EndpointRegistry: Sendable {
     /// element of its own so that no separator can make two keys equal.
     func key<A>(for endpoint: Endpoint<A>) -> [String] {
         let request = endpoint.request
-        let headers = (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) }
+        let fields = request.allHTTPHeaderFields ?? [:]
+        // By default, the negotiated fields and the credentials, as `FileResponseStore` keys its files.
+        let credentials = FileResponseStore.hiddenNames(in: fields).map { $0.lowercased() }
+        let keyHeaders = keyHeaders ?? Set(["accept", "accept-language", "content-type"] + credentials)
+        let headers = fields.map { ($0.key.lowercased(), $0.value) }
         return [
             "\(ObjectIdentifier(A.self))", request.method.rawValue, request.url?.key.absoluteString ?? "",
             // A body that failed to encode is no body in the request: its error keeps it apart from a bodiless one.

@@ -105,6 +105,19 @@ import TinyEndpoint
         #expect(registry.statefulEndpoint(for: first) === registry.statefulEndpoint(for: second))
     }
 
+    /// Every credential header tells requests apart by default, not only `Authorization` and `Cookie`: two accounts'
+    /// requests that differ only in an API's own token header (GitLab's `Private-Token`) shared one instance, and the
+    /// second account was shown the first one's answer. The rule is the one `FileResponseStore` keys its files by.
+    @Test func requestsWithDifferentCredentialsInAnyCredentialHeaderNeverShareAnInstance() {
+        let first = registry.statefulEndpoint(for: endpoint(headers: ["Private-Token": "glpat-a"]))
+        #expect(registry.statefulEndpoint(for: endpoint(headers: ["Private-Token": "glpat-b"])) !== first)
+        #expect(registry.statefulEndpoint(for: endpoint(headers: ["X-Api-Key": "b"])) !== first)
+        #expect(registry.statefulEndpoint(for: endpoint(headers: ["private-token": "glpat-a"])) === first)
+        #expect(
+            registry.statefulEndpoint(for: endpoint(headers: ["Private-Token": "glpat-a", "X-Request-ID": "2"]))
+                === first)
+    }
+
     @Test func customKeyHeadersReplaceTheDefaults() {
         let registry = EndpointRegistry(transport: numberedMock(), keyHeaders: ["X-Tenant"])
         let a = registry.statefulEndpoint(for: endpoint(headers: ["X-Tenant": "a", "Authorization": "1"]))

@@ -33,7 +33,9 @@ public final class DemoServer: Sendable {
             address: try .inet(ip4: "127.0.0.1", port: port), logger: .disabled, handler: DemoHandler(api: api))
         let task = Task { try await server.run() }
         do {
-            try await server.waitUntilListening()
+            // As long as `TestServer` waits: FlyingFox's default of 5 s ran out under the sanitizers on a slow machine,
+            // while the root suite started many servers at once.
+            try await server.waitUntilListening(timeout: 30)
             guard case .ip4(_, let port)? = await server.listeningAddress,
                 let baseURL = URL(string: "http://127.0.0.1:\(port)")
             else { throw DemoServerError() }

@@ -246,7 +246,7 @@ callgrind_all() {
         esac
         for baseline in "${baselines[@]}"; do  # client[:library named in the column]
             ratio+="${ratio:+; }$(awk -v a="${per[$client]}" -v b="${per[${baseline%%:*}]}" \
-                'BEGIN { printf "%.3f (%+.1f%%)", a / b, (a / b - 1) * 100 }')"
+                'BEGIN { printf "%.4f (%+.2f%%)", a / b, (a / b - 1) * 100 }')"
             [ "${baseline#*:}" = "$baseline" ] || ratio+=" vs raw ${baseline#*:}"
         done
         echo "| callgrind, small, sequential | $name | ${per[$client]} Ir/request | ${ratio:-1 (baseline)} |" \

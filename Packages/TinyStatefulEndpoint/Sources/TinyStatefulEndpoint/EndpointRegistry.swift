@@ -95,8 +95,11 @@ public final class EndpointRegistry: Sendable {
         let request = endpoint.request
         let fields = request.allHTTPHeaderFields ?? [:]
         // By default, the negotiated fields and the credentials, as `FileResponseStore` keys its files.
-        let credentials = FileResponseStore.hiddenNames(in: fields).map { $0.lowercased() }
-        let keyHeaders = keyHeaders ?? Set(["accept", "accept-language", "content-type"] + credentials)
+        let keyHeaders =
+            keyHeaders
+            ?? Set(
+                ["accept", "accept-language", "content-type"]
+                    + FileResponseStore.hiddenNames(in: fields).map { $0.lowercased() })
         let headers = fields.map { ($0.key.lowercased(), $0.value) }
         return [
             "\(ObjectIdentifier(A.self))", request.method.rawValue, request.url?.key.absoluteString ?? "",

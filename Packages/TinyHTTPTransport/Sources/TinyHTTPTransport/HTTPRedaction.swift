@@ -25,8 +25,9 @@ public struct HTTPRedaction: Hashable, Sendable {
     static let placeholder = "***"
 
     /// `Cookie`, `Set-Cookie` and every header whose name reads as a credential: it holds `auth`, `token`, `key`,
-    /// `secret`, `session` or `password` (`Authorization`, `X-API-Key`, `X-Amz-Security-Token`, an API's own such as
-    /// GitLab's `Private-Token`), but `Idempotency-Key`; the query parameters `access_token`, `refresh_token`,
+    /// `secret`, `session` or `password`, or ends in `-api` (`Authorization`, `X-API-Key`, `X-Amz-Security-Token`, an
+    /// API's own such as GitLab's `Private-Token`), but not `Idempotency-Key` nor the challenges `WWW-Authenticate` and
+    /// `Proxy-Authenticate`; the query parameters `access_token`, `refresh_token`,
     /// `id_token`, `client_secret`, `api_key`, `apikey`, `key` (Google's API keys), `token`, `password`, `signature`
     /// and the credentials of an S3 presigned URL
     /// (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`) and of a Google Cloud Storage signed one
@@ -61,13 +62,18 @@ public struct HTTPRedaction: Hashable, Sendable {
     }
 
     /// Whether the header `name` holds a secret: it is one this redaction names (`Cookie` and `Set-Cookie` in every
-    /// one), or its name reads as a credential: it holds `auth`, `token`, `key`, `secret`, `session` or `password`
-    /// (`Authorization`, `X-API-Key`, an API's own such as GitLab's `Private-Token`), but is not `Idempotency-Key` (no
-    /// credential: a retry needs it). The one rule of logs, errors, stored responses and redirects.
+    /// one), or its name reads as a credential: it holds `auth`, `token`, `key`, `secret`, `session` or `password`, or
+    /// ends in `-api` (`Authorization`, `X-API-Key`, an API's own such as GitLab's `Private-Token` or Artifactory's
+    /// `X-JFrog-Art-Api`), but is not `Idempotency-Key` (a retry needs it) nor a challenge, `WWW-Authenticate` or
+    /// `Proxy-Authenticate` (the scheme a `401` asks for, and why). The one rule of logs, errors, stored responses and
+    /// redirects.
     func hides(header name: String) -> Bool {
         let name = name.lowercased()
-        let readsAsCredential = ["auth", "token", "key", "secret", "session", "password"].contains { name.contains($0) }
-        return headers.contains(name) || readsAsCredential && !name.hasSuffix("idempotency-key")
+        let readsAsCredential =
+            ["auth", "token", "key", "secret", "session", "password"].contains { name.contains($0) }
+            || name.hasSuffix("-api")
+        let isNone = ["idempotency-key", "www-authenticate", "proxy-authenticate"].contains { name.hasSuffix($0) }
+        return headers.contains(name) || readsAsCredential && !isNone
     }
 
     /// `headers` with every secret value replaced by `***`, and the secrets of a URL a value carries (`Location`,

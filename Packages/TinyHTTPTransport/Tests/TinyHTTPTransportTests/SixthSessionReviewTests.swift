@@ -72,8 +72,9 @@ import Testing
 
         /// Known issue: the authorization middleware knows which header holds its credential, but the transports drop
         /// a header on a redirect to another origin only by its name (`HTTPRedaction.redirect(from:to:drops:)`). A
-        /// credential header whose name holds none of `auth`, `token`, `key`, `secret`, `session`, `password`
-        /// (Artifactory's `X-JFrog-Art-Api`, an `X-Credential`, an `X-JWT`) is handed to whatever origin a `Location`
+        /// credential header whose name holds none of `auth`, `token`, `key`, `secret`, `session`, `password` and
+        /// does not end in `-api` (an `X-Credential`, an `X-JWT`, Honeycomb's `X-Honeycomb-Team`; Artifactory's
+        /// `X-JFrog-Art-Api` was one until the rule read a final `-api`) is handed to whatever origin a `Location`
         /// names. The transports cannot know the middleware's header without a new way to tell them (a public or SPI
         /// declaration, or a task-local side channel, which ARCHITECTURE.md rules out): pinned.
         @Test func theAuthorizationMiddlewaresHeaderOfAnotherNameFollowsARedirectToAnotherOrigin() async throws {
@@ -83,7 +84,7 @@ import Testing
                 ScriptedHTTPServer.response(302, headers: ["Location: \(elsewhere)"])
             }
             let transport = URLSessionTransport(configuration: .ephemeral)
-                .with(.authorization(FixedCredential(value: "s3cr3t"), header: "X-JFrog-Art-Api"))
+                .with(.authorization(FixedCredential(value: "s3cr3t"), header: "X-Credential"))
 
             _ = try await transport.send(URLRequest(url: try origin.url("/start")))
 

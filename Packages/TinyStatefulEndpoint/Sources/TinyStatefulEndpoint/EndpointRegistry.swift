@@ -80,7 +80,8 @@ public final class EndpointRegistry: Sendable {
 
     /// Forgets the instance for `endpoint`'s request; the next ``statefulEndpoint(for:)`` creates a new one.
     public func remove<A>(_ endpoint: Endpoint<A>) {
-        instances.withLock { _ = $0.removeValue(forKey: key(for: endpoint)) }
+        let key = key(for: endpoint)  // outside the lock, as in `statefulEndpoint(for:)`: it reads every header
+        instances.withLock { _ = $0.removeValue(forKey: key) }
     }
 
     /// Forgets every instance.

@@ -7,27 +7,40 @@ import TinyHTTPTransport
 /// `swift build --build-tests` and `swift test` build it next to the tests; when it is missing, every test here
 /// fails saying so (never a silent skip that would pass CI without running the program).
 @Suite(.timeLimit(.minutes(1))) struct ExecutableTests {
-    func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    /// Runs the program to its end, waiting for it on a thread of its own (``blocking(_:)``).
+    func run(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
         let executable = try BuiltExecutable.require()
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData, as: UTF8.self)
-        )
+        return try await blocking {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            let output = Pipe()
+            let error = Pipe()
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            let outputData = output.fileHandleForReading.readDataToEndOfFile()
+            let errorData = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+                String(decoding: errorData, as: UTF8.self)
+            )
+        }
     }
 
-    @Test func printsTheTableAgainstTheEmbeddedServer() throws {
-        let (status, output, error) = try run([])
+    /// The result of `work`, which waits on a process or a pipe, run on a thread of its own. On a thread of Swift's
+    /// cooperative pool (as many as the machine has cores: two in CI) it would hold that thread for as long as the
+    /// program runs, seconds under ThreadSanitizer; two such waits at once stalled every other test of the process
+    /// (a CI run saw trivial tests take 27 s, and a raw client time out on a server that could not answer).
+    func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result(catching: work)) }
+        }
+    }
+
+    @Test func printsTheTableAgainstTheEmbeddedServer() async throws {
+        let (status, output, error) = try await run([])
         #expect(status == 0)
         #expect(error.isEmpty)
         for name in ProgramTests.combinations {
@@ -38,15 +51,15 @@ import TinyHTTPTransport
                 "14 of 14 combinations succeeded on URLSessionTransport against the demo server at http://127.0.0.1:"))
     }
 
-    @Test func printsTheTableWithMocks() throws {
-        let (status, output, _) = try run(["--mocks"])
+    @Test func printsTheTableWithMocks() async throws {
+        let (status, output, _) = try await run(["--mocks"])
         #expect(status == 0)
         #expect(output.contains("14 of 14 combinations succeeded against the example mocks (TinyMocks)."))
     }
 
     #if AsyncHTTPClient
-        @Test func printsTheTableOnAsyncHTTPClient() throws {
-            let (status, output, error) = try run(["--transport", "asynchttpclient"])
+        @Test func printsTheTableOnAsyncHTTPClient() async throws {
+            let (status, output, error) = try await run(["--transport", "asynchttpclient"])
             #expect(status == 0)
             #expect(error.isEmpty)
             #expect(
@@ -55,8 +68,8 @@ import TinyHTTPTransport
                         + "http://127.0.0.1:"))
         }
     #else
-        @Test func refusesAsyncHTTPClientWithoutTheTraitInOneLine() throws {
-            let (status, output, error) = try run(["--transport", "asynchttpclient"])
+        @Test func refusesAsyncHTTPClientWithoutTheTraitInOneLine() async throws {
+            let (status, output, error) = try await run(["--transport", "asynchttpclient"])
             #expect(status == 64)
             #expect(output.isEmpty)
             #expect(
@@ -73,8 +86,8 @@ import TinyHTTPTransport
             "error: cannot reach http://127.0.0.1:1: could not connect\n"
         ),
     ])
-    func badInputPrintsOneLineAndFails(arguments: [String], status: Int32, message: String) throws {
-        let result = try run(arguments)
+    func badInputPrintsOneLineAndFails(arguments: [String], status: Int32, message: String) async throws {
+        let result = try await run(arguments)
         #expect(result.status == status)
         #expect(result.output.isEmpty)
         #expect(result.error == message)
@@ -93,11 +106,15 @@ import TinyHTTPTransport
             process.waitUntilExit()
         }
 
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
+        let reader = output.fileHandleForReading
+        let line = try await blocking {
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                line += chunk
+            }
+            return line
         }
         let text = String(decoding: line, as: UTF8.self)
         #expect(text.hasPrefix("Demo server listening at http://127.0.0.1:"))
@@ -115,8 +132,8 @@ import TinyHTTPTransport
         #expect(error.description.hasPrefix("no-such-tool is not built next to the tests (looked in /"))
     }
 
-    @Test func helpPrintsUsage() throws {
-        let (status, output, _) = try run(["--help"])
+    @Test func helpPrintsUsage() async throws {
+        let (status, output, _) = try await run(["--help"])
         #expect(status == 0)
         #expect(output.hasPrefix("USAGE: tinykit-examples"))
     }

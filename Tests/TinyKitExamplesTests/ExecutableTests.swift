@@ -6,7 +6,11 @@ import TinyHTTPTransport
 ///
 /// `swift build --build-tests` and `swift test` build it next to the tests; when it is missing, every test here
 /// fails saying so (never a silent skip that would pass CI without running the program).
-@Suite(.timeLimit(.minutes(1))) struct ExecutableTests {
+///
+/// One program at a time (`.serialized`), each waited for on a thread of its own (``blocking(_:)``): under
+/// ThreadSanitizer a run of the program keeps a core busy for about 20 s, and several at once starve the test servers
+/// of every other suite in the process.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ExecutableTests {
     /// Runs the program to its end, waiting for it on a thread of its own (``blocking(_:)``).
     func run(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
         let executable = try BuiltExecutable.require()
@@ -31,7 +35,7 @@ import TinyHTTPTransport
 
     /// The result of `work`, which waits on a process or a pipe, run on a thread of its own. On a thread of Swift's
     /// cooperative pool (as many as the machine has cores: two in CI) it would hold that thread for as long as the
-    /// program runs, seconds under ThreadSanitizer; two such waits at once stalled every other test of the process
+    /// program runs, about 20 s under ThreadSanitizer; two such waits at once stalled every other test of the process
     /// (a CI run saw trivial tests take 27 s, and a raw client time out on a server that could not answer).
     func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

@@ -26,10 +26,10 @@ public struct HTTPRedaction: Hashable, Sendable {
 
     /// `Cookie`, `Set-Cookie` and every header whose name reads as a credential: it holds `auth`, `token`, `key`,
     /// `secret`, `session` or `password`, or ends in `-api` (`Authorization`, `X-API-Key`, `X-Amz-Security-Token`, an
-    /// API's own such as GitLab's `Private-Token`), but not `Idempotency-Key` nor the challenges `WWW-Authenticate` and
-    /// `Proxy-Authenticate`; the query parameters `access_token`, `refresh_token`,
-    /// `id_token`, `client_secret`, `api_key`, `apikey`, `key` (Google's API keys), `token`, `password`, `signature`
-    /// and the credentials of an S3 presigned URL
+    /// API's own such as GitLab's `Private-Token` or Artifactory's `X-JFrog-Art-Api`), but not `Idempotency-Key` nor
+    /// the challenges `WWW-Authenticate` and `Proxy-Authenticate`; the query parameters `access_token`,
+    /// `refresh_token`, `id_token`, `client_secret`, `api_key`, `apikey`, `key` (Google's API keys), `token`,
+    /// `password`, `signature` and the credentials of an S3 presigned URL
     /// (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`) and of a Google Cloud Storage signed one
     /// (`X-Goog-Signature`, `X-Goog-Credential`); the user name and password of a URL's
     /// user information (`https://user:password@host`; the user name is often the token, as in `https://TOKEN@host`

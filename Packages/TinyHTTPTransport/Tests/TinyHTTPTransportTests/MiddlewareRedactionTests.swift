@@ -14,7 +14,7 @@ import Testing
         ("Private-Token", true), ("X-Custom-Secret", true), ("X-Session-Id", true), ("X-Access-Key", true),
         ("X-JFrog-Art-Api", true), ("X-Tenant", false), ("Accept", false), ("Idempotency-Key", false),
         ("X-Request-Id", false), ("WWW-Authenticate", false), ("Proxy-Authenticate", false),
-        ("X-GitHub-Api-Version", false),
+        ("X-GitHub-Api-Version", false), ("X-Api", true), ("Api", false), ("Authentication-Info", true),
     ])
     func aHeaderIsSecretByItsNameWhateverItsCase(name: String, secret: Bool) {
         let headers = [name: "value"]
@@ -86,7 +86,7 @@ import Testing
         func drops(_ name: String, to: String) throws -> Bool {
             HTTPRedaction.redirect(from: from, to: try #require(URL(string: to)), drops: name)
         }
-        for name in ["Authorization", "cookie", "X-API-Key", "Origin"] {
+        for name in ["Authorization", "cookie", "X-API-Key", "X-JFrog-Art-Api", "Origin"] {
             #expect(try drops(name, to: "https://cdn.example.com/b"))
             #expect(try drops(name, to: "http://api.example.com/b"))
             #expect(try drops(name, to: "https://api.example.com:8443/b"))

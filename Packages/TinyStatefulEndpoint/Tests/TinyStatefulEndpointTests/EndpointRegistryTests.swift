@@ -112,6 +112,8 @@ import TinyEndpoint
         let first = registry.statefulEndpoint(for: endpoint(headers: ["Private-Token": "glpat-a"]))
         #expect(registry.statefulEndpoint(for: endpoint(headers: ["Private-Token": "glpat-b"])) !== first)
         #expect(registry.statefulEndpoint(for: endpoint(headers: ["X-Api-Key": "b"])) !== first)
+        let artifactory = registry.statefulEndpoint(for: endpoint(headers: ["X-JFrog-Art-Api": "a"]))
+        #expect(registry.statefulEndpoint(for: endpoint(headers: ["X-JFrog-Art-Api": "b"])) !== artifactory)
         #expect(registry.statefulEndpoint(for: endpoint(headers: ["private-token": "glpat-a"])) === first)
         #expect(
             registry.statefulEndpoint(for: endpoint(headers: ["Private-Token": "glpat-a", "X-Request-ID": "2"]))

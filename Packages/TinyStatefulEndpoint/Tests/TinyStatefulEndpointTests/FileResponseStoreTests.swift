@@ -46,8 +46,11 @@ import Testing
     }
 
     /// An API key in a header (`X-API-Key`, any case) was no credential: its answer was written to disk. Nor was an
-    /// API's own token header (GitLab's `Private-Token`), which the redirect rule already read as one.
-    @Test(arguments: ["Authorization", "Cookie", "X-API-Key", "x-auth-token", "Private-Token"], [false, true])
+    /// API's own token header (GitLab's `Private-Token`, Artifactory's `X-JFrog-Art-Api`), which the redirect rule
+    /// already read as one.
+    @Test(
+        arguments: ["Authorization", "Cookie", "X-API-Key", "x-auth-token", "Private-Token", "X-JFrog-Art-Api"],
+        [false, true])
     func aRequestWithCredentialsIsWrittenOnlyWhenAllowed(header: String, allowed: Bool) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = FileResponseStore(directory: directory, storesCredentialedRequests: allowed)

@@ -6,45 +6,28 @@ import TinyHTTPTransport
 ///
 /// `swift build --build-tests` and `swift test` build it next to the tests; when it is missing, every test here
 /// fails saying so (never a silent skip that would pass CI without running the program).
-///
-/// One program at a time (`.serialized`), each waited for on a thread of its own (``blocking(_:)``): under
-/// ThreadSanitizer a run of the program keeps a core busy for about 20 s, and several at once starve the test servers
-/// of every other suite in the process.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ExecutableTests {
-    /// Runs the program to its end, waiting for it on a thread of its own (``blocking(_:)``).
-    func run(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+@Suite(.timeLimit(.minutes(1))) struct ExecutableTests {
+    func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         let executable = try BuiltExecutable.require()
-        return try await blocking {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            let output = Pipe()
-            let error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            try process.run()
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorData = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-                String(decoding: errorData, as: UTF8.self)
-            )
-        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
     }
 
-    /// The result of `work`, which waits on a process or a pipe, run on a thread of its own. On a thread of Swift's
-    /// cooperative pool (as many as the machine has cores: two in CI) it would hold that thread for as long as the
-    /// program runs, about 20 s under ThreadSanitizer; two such waits at once stalled every other test of the process
-    /// (a CI run saw trivial tests take 27 s, and a raw client time out on a server that could not answer).
-    func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result(catching: work)) }
-        }
-    }
-
-    @Test func printsTheTableAgainstTheEmbeddedServer() async throws {
-        let (status, output, error) = try await run([])
+    @Test func printsTheTableAgainstTheEmbeddedServer() throws {
+        let (status, output, error) = try run([])
         #expect(status == 0)
         #expect(error.isEmpty)
         for name in ProgramTests.combinations {
@@ -55,15 +38,15 @@ import TinyHTTPTransport
                 "14 of 14 combinations succeeded on URLSessionTransport against the demo server at http://127.0.0.1:"))
     }
 
-    @Test func printsTheTableWithMocks() async throws {
-        let (status, output, _) = try await run(["--mocks"])
+    @Test func printsTheTableWithMocks() throws {
+        let (status, output, _) = try run(["--mocks"])
         #expect(status == 0)
         #expect(output.contains("14 of 14 combinations succeeded against the example mocks (TinyMocks)."))
     }
 
     #if AsyncHTTPClient
-        @Test func printsTheTableOnAsyncHTTPClient() async throws {
-            let (status, output, error) = try await run(["--transport", "asynchttpclient"])
+        @Test func printsTheTableOnAsyncHTTPClient() throws {
+            let (status, output, error) = try run(["--transport", "asynchttpclient"])
             #expect(status == 0)
             #expect(error.isEmpty)
             #expect(
@@ -72,8 +55,8 @@ import TinyHTTPTransport
                         + "http://127.0.0.1:"))
         }
     #else
-        @Test func refusesAsyncHTTPClientWithoutTheTraitInOneLine() async throws {
-            let (status, output, error) = try await run(["--transport", "asynchttpclient"])
+        @Test func refusesAsyncHTTPClientWithoutTheTraitInOneLine() throws {
+            let (status, output, error) = try run(["--transport", "asynchttpclient"])
             #expect(status == 64)
             #expect(output.isEmpty)
             #expect(
@@ -90,8 +73,8 @@ import TinyHTTPTransport
             "error: cannot reach http://127.0.0.1:1: could not connect\n"
         ),
     ])
-    func badInputPrintsOneLineAndFails(arguments: [String], status: Int32, message: String) async throws {
-        let result = try await run(arguments)
+    func badInputPrintsOneLineAndFails(arguments: [String], status: Int32, message: String) throws {
+        let result = try run(arguments)
         #expect(result.status == status)
         #expect(result.output.isEmpty)
         #expect(result.error == message)
@@ -110,15 +93,11 @@ import TinyHTTPTransport
             process.waitUntilExit()
         }
 
-        let reader = output.fileHandleForReading
-        let line = try await blocking {
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                line += chunk
-            }
-            return line
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
         }
         let text = String(decoding: line, as: UTF8.self)
         #expect(text.hasPrefix("Demo server listening at http://127.0.0.1:"))
@@ -136,8 +115,8 @@ import TinyHTTPTransport
         #expect(error.description.hasPrefix("no-such-tool is not built next to the tests (looked in /"))
     }
 
-    @Test func helpPrintsUsage() async throws {
-        let (status, output, _) = try await run(["--help"])
+    @Test func helpPrintsUsage() throws {
+        let (status, output, _) = try run(["--help"])
         #expect(status == 0)
         #expect(output.hasPrefix("USAGE: tinykit-examples"))
     }

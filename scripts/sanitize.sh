@@ -14,8 +14,8 @@
 # At most two tests run at once (Swift Testing's `--experimental-maximum-parallelization-width`): a sanitized test
 # process with the default width keeps both cores of a CI machine busy, and tests that wait for a server a few seconds
 # (a raw client's 10 s, the examples' 15 s per combination) then time out. On 2026-11-28 the root suite under
-# ThreadSanitizer failed that way in each of five runs, the last on an idle two-core machine (80 failed expectations), and
-# passed at width 2 (82 s).
+# ThreadSanitizer failed that way in each of five runs, the last on an idle two-core machine (80 failed
+# expectations), and passed at width 2 (82 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

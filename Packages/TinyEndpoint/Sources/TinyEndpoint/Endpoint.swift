@@ -35,7 +35,7 @@ public struct Endpoint<A>: Sendable {
     /// (`HTTPTransport.sendDeferringResponse(_:)`): the result from those alone, or `nil` when `parse` needs the
     /// response (a body that does not decode, an empty body, text). Set by the JSON initialisers, the body-only parse
     /// initialiser, `TinyAPIEndpoint.endpoint(as:)` and `TinyAPIClient`; replacing `parse` drops it.
-    var parseWithoutResponse: (@Sendable (Data, String?) -> Result<A, any Error>?)?
+    @usableFromInline var parseWithoutResponse: (@Sendable (Data, String?) -> Result<A, any Error>?)?
 
     /// Creates an endpoint from a prepared request.
     ///

@@ -195,7 +195,7 @@ private func plainClosureNanoseconds(closures count: Int, calls: Int, timeLimit:
 }
 
 /// A feature whose reducer only counts, and which says it has no effect (`.none`): `send` starts no task.
-private enum TrivialFeature: Feature {
+enum TrivialFeature: Feature {
     struct State: Sendable, Equatable { var count = 0 }
     enum Action: Sendable, Equatable { case increment }
     static var initialState: State { State() }
@@ -215,7 +215,7 @@ private enum SeedShapedFeature: Feature {
 /// The floor for observable state: the trivial reducer's mutation, made through a method of a plain `@Observable`
 /// class (not inlined, as `Store.send` is a call too).
 @MainActor @Observable
-private final class PlainObservableCounter {
+final class PlainObservableCounter {
     var count = 0
     @inline(never) func increment() { count += 1 }
 }

@@ -24,8 +24,12 @@ extension URLRequest {
     /// ```
     public mutating func setHeader(_ name: String, _ value: String) {
         // Through the whole dictionary, which keeps values as given; on Linux it is also several times cheaper than
-        // `setValue(_:forHTTPHeaderField:)`, which capitalises the name and searches the fields again.
-        var fields = (allHTTPHeaderFields ?? [:]).filter { $0.key.caseInsensitiveCompare(name) != .orderedSame }
+        // `setValue(_:forHTTPHeaderField:)`, which capitalises the name and searches the fields again. Names of
+        // another length are not compared (a field name is ASCII, and `caseInsensitiveCompare` goes through NSString).
+        let length = name.utf8.count
+        var fields = (allHTTPHeaderFields ?? [:]).filter {
+            $0.key.utf8.count != length || $0.key.caseInsensitiveCompare(name) != .orderedSame
+        }
         fields[name] = value
         allHTTPHeaderFields = fields
     }

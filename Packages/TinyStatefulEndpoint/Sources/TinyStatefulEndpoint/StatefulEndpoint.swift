@@ -218,13 +218,17 @@ import TinyRequestState
     func deliver(_ state: RequestState<A>, from first: Int = 0) {
         deliveries.append((state, first..<observers.count))
         guard deliveries.count == 1 else { return }  // a delivery is under way: it delivers this state next
-        var ended = false
-        while let (state, range) = deliveries.first {
+        // Queued states are emptied at the end, not one by one: `removeFirst()` of an array of a generic element type
+        // costs about 4,000 instructions (callgrind).
+        var (ended, next) = (false, 0)
+        while next < deliveries.count {
+            let (state, range) = deliveries[next]
             for observer in observers[range] {
                 if let owner = observer.owner { observer.call(owner, state) } else { ended = true }
             }
-            deliveries.removeFirst()
+            next += 1
         }
+        deliveries.removeAll(keepingCapacity: true)
         if ended { removeEnded() }
     }
 

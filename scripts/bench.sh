@@ -68,6 +68,7 @@ targets() {
             check("`AsyncHTTPClientTransport` ≤ 1.10× raw AsyncHTTPClient, callgrind", "19", "callgrind.*Endpoint \\+ AsyncHTTPClientTransport", 4, 1.10)
             check("fan-out per observer ≤ 3× a plain closure array", "16", "StatefulEndpoint fan-out", 4, 3)
             check("`Store.send`, effect `.none`, ≤ 2× `@Observable`, callgrind", "16", "callgrind.*Store[.]send", 4, 2)
+            check("the same, timed (indicative: its baseline is bimodal)", "16", "Store [|] send[(][.]increment[)], trivial reducer, effect [.]none", 4, 2)
             check("1,000 concurrent `loadIfNeeded()`: 1 transport call", "6", "concurrent loadIfNeeded", 3, 1)
         }' "$rows"
 }
@@ -202,7 +203,7 @@ timed http timeout 900 "$bench" http small="$small" large="$large" status="http:
 # --- 4 and in-process: mock transport, StatefulEndpoint, Store -------------------------------------------------------
 timed memory timeout 300 "$bench" memory
 
-# --- instruction counts: (Ir of 220 requests - Ir of 20) / 200, small payload -----------------------------------------
+# --- instruction counts: (Ir of 20 + n calls - Ir of 20) / n; n = 200 requests (small payload), 20,000 in-process calls
 # Valgrind 3.19 gives up on the DWARF 5 debug info of the C code AsyncHTTPClient brings (BoringSSL): callgrind runs a
 # copy without debug info (the symbols stay, so a profile still names the functions; the counts are the same).
 objcopy --strip-debug "$bench" "$work/tinykit-bench"

@@ -147,7 +147,12 @@ struct AdHocAPIEndpoint: TinyAPIEndpoint, Hashable {
     var queryItems: [URLQueryItem]?
     var body: Data?
 
-    /// The path alone: it tells an app's few calls apart, `==` compares every part, and hashing the base URL and
+    /// The path, the base URL's length and the query values: they tell calls apart (`==` compares every part), so
+    /// that a search with another term or a second server keeps its own slot; hashing the whole base URL and the
     /// method too cost a ``TinyAPIClient`` request about 400 instructions more (callgrind).
-    func hash(into hasher: inout Hasher) { hasher.combine(path) }
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(baseURL.utf8.count)
+        for item in queryItems ?? [] { hasher.combine(item.value) }
+    }
 }

@@ -13,6 +13,20 @@ import TinyHTTPTransport
         init?(intValue: Int) { nil }
     }
 
+    /// A ``TinyAPIClient`` keeps up to 64 requests in a dictionary keyed by their parts, whose hash was the path
+    /// alone: a search sent with 64 terms, or one path on several servers, put every key in one bucket, each lookup
+    /// comparing them all.
+    @Test func callsThatDifferOnlyInQueryOrServerHashApart() {
+        func call(_ baseURL: String, _ term: String?) -> AdHocAPIEndpoint {
+            AdHocAPIEndpoint(
+                baseURL: baseURL, path: "/search", method: .get, queryItems: term.map { [.init(name: "q", value: $0)] })
+        }
+        let terms = (0..<64).map { call("https://api.example.com", "term \($0)").hashValue }
+        #expect(Set(terms).count == 64)
+        #expect(call("https://api.example.com", nil).hashValue != call("http://localhost:8080", nil).hashValue)
+        #expect(call("https://a.example", "x") != call("https://b.example", "x"))  // the same hash: `==` tells them
+    }
+
     /// `TinyAPIError(_:)` "classifies any error", but a `DecodingError` or `EncodingError` that did not come wrapped
     /// in an `EndpointError` (a custom parse of `endpoint(as:)`'s `Endpoint`, an own `APIClientProtocol`) becomes a
     /// `networkError` ("no response: could not connect, timed out…") with Foundation's generic text.

@@ -72,6 +72,25 @@ import TinyRequestState
         #expect(latecomer == [.idle, .loading])  // `.idle` once, then the load its observe started
     }
 
+    /// A delivery drops the states it has handed out 32 at a time: 100 changes, each made by an observer from its call
+    /// with the state before, reach every observer whole and in order across those drops.
+    @MainActor @Test func aLongChainOfChangesMadeByObserversReachesEveryObserverInOrder() {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock(TestClock(opened: 0)))
+        let (owners, received) = ((Owner(), Owner()), (Received(), Received()))
+        endpoint.observe(owner: owners.0) { received.0.states.append($0) }  // and starts a load
+        var changes = 0
+        endpoint.observe(owner: owners.1) { [weak endpoint] state in
+            received.1.states.append(state)
+            guard changes < 100 else { return }
+            changes += 1
+            if state.isIdle { endpoint?.load() } else { endpoint?.clear() }  // the load waits for a clock never opened
+        }
+        let alternating = (0...100).map { $0.isMultiple(of: 2) ? RequestState<String>.loading : .idle }
+        #expect(received.1.states == alternating)  // its first call, then the 100 changes made from its calls
+        #expect(received.0.states == [.idle] + alternating)  // `.idle` in its own first call
+        endpoint.clear()
+    }
+
     @MainActor @Test func aCancelledObservationGetsNothingMoreAndItsClosureIsReleased() async {
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
         let owner = Owner()

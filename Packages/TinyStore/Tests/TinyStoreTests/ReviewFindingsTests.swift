@@ -27,6 +27,30 @@ import TinyStore
         withExtendedLifetime(observation) {}
     }
 
+    /// A delivery drops the states it has handed out 32 at a time: a chain of 100 states, each sent by an observer
+    /// from the call of the one before, reaches every observer whole and in order across those drops.
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func aLongChainOfStatesSentByObserversReachesEveryObserverInOrder() {
+        let store = Store<Counter>()
+        let (first, second) = (Recorder<Int>(), Recorder<Int>())
+        let sender = store.observe { state in
+            first.values.append(state.count)
+            if state.count < 100 { store.send(.increment) }
+        }
+        let late = store.observe { second.values.append($0.count) }
+        #expect(first.values == Array(0...100))
+        #expect(second.values == Array(100...100))  // registered after the chain: the current state only
+        store.send(.increment)
+        #expect(first.values.last == 101)
+        #expect(second.values == [100, 101])
+        let chain = store.observe { state in
+            if state.count < 300 { store.send(.increment) }
+        }
+        #expect(first.values == Array(0...300))  // the third observer sends from its first call: 102 to 300
+        #expect(second.values == Array(100...300))
+        withExtendedLifetime((sender, late, chain)) {}
+    }
+
     /// The same callback registered before the change, and so called from a delivery, sees the states in order.
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func theSameCallbackCalledFromADeliverySeesTheStatesInOrder() {

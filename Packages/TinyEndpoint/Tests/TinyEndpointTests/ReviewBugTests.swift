@@ -24,7 +24,12 @@ import TinyHTTPTransport
         let terms = (0..<64).map { call("https://api.example.com", "term \($0)").hashValue }
         #expect(Set(terms).count == 64)
         #expect(call("https://api.example.com", nil).hashValue != call("http://localhost:8080", nil).hashValue)
-        #expect(call("https://a.example", "x") != call("https://b.example", "x"))  // the same hash: `==` tells them
+        #expect(call("https://a.example", "x").hashValue != call("https://b.example", "x").hashValue)
+        // Equal calls hash alike whatever the spelling: a base URL's or a term's `é` precomposed or as `e` + accent.
+        let composed = call("https://caf\u{E9}.example", "cr\u{E9}pe")
+        let decomposed = call("https://cafe\u{301}.example", "cre\u{301}pe")
+        #expect(composed == decomposed && composed.hashValue == decomposed.hashValue)
+        #expect(Set([composed, decomposed]).count == 1)
     }
 
     /// `TinyAPIError(_:)` "classifies any error", but a `DecodingError` or `EncodingError` that did not come wrapped

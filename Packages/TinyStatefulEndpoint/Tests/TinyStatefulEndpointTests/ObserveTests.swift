@@ -91,6 +91,46 @@ import TinyRequestState
         endpoint.clear()
     }
 
+    /// Observers come and go in the middle of a long chain, across the batches a delivery drops: a token cancelled at
+    /// the 40th change gets nothing after it, an observer registered then starts with that state and gets each later
+    /// one once, and one call that makes 200 changes hands each to every observer once, in order. While the chain
+    /// runs, the queue keeps few delivered states.
+    @MainActor @Test func observersThatComeAndGoInALongChainSeeTheirPartInOrder() {
+        let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock(TestClock(opened: 0)))
+        let (leaving, chained, joining) = (Received(), Received(), Received())
+        let leaver = endpoint.observe { leaving.states.append($0) }  // and starts a load
+        var (changes, queued, joiner) = (0, 0, ObservationToken?.none)
+        let chainer = endpoint.observe { [weak endpoint] state in
+            chained.states.append(state)
+            guard let endpoint, changes < 100 else { return }
+            queued = max(queued, endpoint.deliveries.count)
+            if changes == 40 {
+                leaver.cancel()
+                joiner = endpoint.observe { joining.states.append($0) }
+            }
+            changes += 1
+            if state.isIdle { endpoint.load() } else { endpoint.clear() }  // the load waits for a clock never opened
+        }
+        let states = (0...300).map { $0.isMultiple(of: 2) ? RequestState<String>.loading : .idle }
+        #expect(chained.states == Array(states[...100]))  // its first call, then the 100 changes made from its calls
+        #expect(leaving.states == [.idle] + states[...40])  // called before the chainer at the 40th
+        #expect(joining.states == Array(states[40...100]))
+        #expect(queued <= 33)
+        let burst = endpoint.observe { [weak endpoint] _ in
+            guard let endpoint, changes == 100 else { return }
+            changes += 1
+            for _ in 0..<100 {
+                endpoint.clear()
+                endpoint.load()
+            }
+        }
+        #expect(chained.states == states)
+        #expect(joining.states == Array(states[40...]))
+        #expect(leaving.states == [.idle] + states[...40])
+        endpoint.clear()
+        withExtendedLifetime((chainer, joiner, burst)) {}
+    }
+
     @MainActor @Test func aCancelledObservationGetsNothingMoreAndItsClosureIsReleased() async {
         let endpoint = StatefulEndpoint(endpoint: textEndpoint(), transport: numberedMock())
         let owner = Owner()

@@ -51,6 +51,37 @@ import TinyStore
         withExtendedLifetime((sender, late, chain)) {}
     }
 
+    /// Observers come and go in the middle of a long chain, across the batches a delivery drops: one cancelled at
+    /// state 40 gets nothing after it, one registered then gets 40 in its first call and each later state once; and
+    /// one call that sends 200 actions hands each state to every observer once, in order (a queue that dropped 32
+    /// where it had delivered more handed states out twice).
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func observersThatComeAndGoInALongChainSeeTheirPartInOrder() {
+        let store = Store<Counter>()
+        let (leaving, chained, joining) = (Recorder<Int>(), Recorder<Int>(), Recorder<Int>())
+        let leaver = store.observe { leaving.values.append($0.count) }
+        var joiner: StoreObservation?
+        let chainer = store.observe { state in
+            chained.values.append(state.count)
+            if state.count == 40 {
+                leaver.cancel()
+                joiner = store.observe { joining.values.append($0.count) }
+            }
+            if (1..<100).contains(state.count) { store.send(.increment) }
+        }
+        store.send(.increment)
+        #expect(chained.values == Array(0...100))
+        #expect(leaving.values == Array(0...40))  // called before the chainer at 40
+        #expect(joining.values == Array(40...100))
+        let burst = store.observe { state in
+            if state.count == 100 { for _ in 0..<200 { store.send(.increment) } }
+        }
+        #expect(chained.values == Array(0...300))
+        #expect(joining.values == Array(40...300))
+        #expect(leaving.values == Array(0...40))
+        withExtendedLifetime((chainer, joiner, burst)) {}
+    }
+
     /// The same callback registered before the change, and so called from a delivery, sees the states in order.
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func theSameCallbackCalledFromADeliverySeesTheStatesInOrder() {

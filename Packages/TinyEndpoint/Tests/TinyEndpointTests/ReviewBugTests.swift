@@ -25,9 +25,10 @@ import TinyHTTPTransport
         #expect(Set(terms).count == 64)
         #expect(call("https://api.example.com", nil).hashValue != call("http://localhost:8080", nil).hashValue)
         #expect(call("https://a.example", "x").hashValue != call("https://b.example", "x").hashValue)
-        // Equal calls hash alike whatever the spelling: a base URL's or a term's `é` precomposed or as `e` + accent.
-        let composed = call("https://caf\u{E9}.example", "cr\u{E9}pe")
-        let decomposed = call("https://cafe\u{301}.example", "cre\u{301}pe")
+        // Equal calls hash alike whatever the spelling: a base URL's `é` precomposed or as `e` + accent. (Not a
+        // term's: where `URLQueryItem` bridges to `NSURLQueryItem`, its values may compare by code units, unequal.)
+        let composed = call("https://caf\u{E9}.example", "x")
+        let decomposed = call("https://cafe\u{301}.example", "x")
         #expect(composed == decomposed && composed.hashValue == decomposed.hashValue)
         #expect(Set([composed, decomposed]).count == 1)
     }

@@ -27,7 +27,7 @@ import TinyStore
         withExtendedLifetime(observation) {}
     }
 
-    /// A delivery drops the states it has handed out 32 at a time: a chain of 100 states, each sent by an observer
+    /// A delivery drops the states it has handed out in batches of 32 or more: a chain of 100 states, each sent by an observer
     /// from the call of the one before, reaches every observer whole and in order across those drops.
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     @Test func aLongChainOfStatesSentByObserversReachesEveryObserverInOrder() {

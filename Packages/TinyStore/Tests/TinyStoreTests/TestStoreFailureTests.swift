@@ -169,7 +169,9 @@ final class IssueMessages: @unchecked Sendable {
             var store: TestStore<LabFeature>? = TestStore(initialState: .init(probe: probe))
             // Its effect sends back `.waitForever`, whose effect is still running when the store goes.
             await store?.send(.relayAfterGate)
-            await store?.send(.increment) { $0.count = 1 }  // the latest send, not where `.waitForever` came from
+            // The latest send, not where `.waitForever` came from. Its effect (none) is awaited: on a loaded machine
+            // its task may not have run yet when the store goes, and it would be reported as still running too.
+            await store?.send(.increment) { $0.count = 1 }.finish()
             probe.opener.yield()
             await store?.receive(.waitForever)
             store = nil

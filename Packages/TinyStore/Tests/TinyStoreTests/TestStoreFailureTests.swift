@@ -169,8 +169,8 @@ final class IssueMessages: @unchecked Sendable {
             var store: TestStore<LabFeature>? = TestStore(initialState: .init(probe: probe))
             // Its effect sends back `.waitForever`, whose effect is still running when the store goes.
             await store?.send(.relayAfterGate)
-            // The latest send, not where `.waitForever` came from. Its effect (none) is awaited: on a loaded machine
-            // its task may not have run yet when the store goes, and it would be reported as still running too.
+            // The latest send, not where `.waitForever` came from. Its effect returns nil at once, but in a task of its
+            // own: awaited, since on a loaded machine that task may not have run when the store goes (reported too).
             await store?.send(.increment) { $0.count = 1 }.finish()
             probe.opener.yield()
             await store?.receive(.waitForever)

@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 import TinyEndpoint
 @_spi(TinyKit) import TinyHTTPTransport
@@ -73,6 +74,8 @@ import TinyRequestState
     var joins = 0
     /// States to deliver, each to some of the observers registered when it happened (all, or a new one's first call).
     var deliveries: [(state: RequestState<A>, observers: Range<Int>)] = []
+    /// The saves to the store: how many began, how many run, and the newest answer whose save ended while others ran.
+    private var saves = (begun: 0, running: 0, newest: (serial: Int, body: Data, response: HTTPURLResponse)?.none)
 
     /// One observation: called with each state while its owner lives.
     @MainActor final class Observer {
@@ -162,7 +165,7 @@ import TinyRequestState
                 if body == nil, let store, let sent = (known ?? stored)?.response {
                     body = await store.restore(for: endpoint.request) { $1.hasValidators(of: sent) ? $0 : nil } ?? nil
                 }
-                if let body { await store?.save(body, fetched.response, for: endpoint.request) }
+                if let body, let store { await save(body, fetched.response, to: store) }
                 guard !Task.isCancelled else { return }  // `task` belongs to the load that cancelled this
                 kept = fetched
             }
@@ -196,6 +199,21 @@ import TinyRequestState
         task?.cancel()
         (kept, task, restored) = (nil, nil, nil)
         publish(.idle)
+    }
+
+    /// Saves an answer to `store`, then the newest one whose save ended meanwhile, again: a replaced load's save that
+    /// ends last must not leave its older answer in the store. Saves are not queued: one that never ends holds none.
+    private func save(_ body: Data, _ response: HTTPURLResponse, to store: any ResponseStore) async {
+        saves.begun += 1
+        saves.running += 1
+        var (serial, body, response) = (saves.begun, body, response)
+        await store.save(body, response, for: endpoint.request)
+        while let newer = saves.newest, newer.serial > serial {
+            (serial, body, response) = newer
+            await store.save(body, response, for: endpoint.request)
+        }
+        saves.running -= 1
+        saves.newest = saves.running == 0 ? nil : (serial, body, response)
     }
 
     /// Shows a stored value, unless a load has answered or ``clear()`` was called: a stale success, revalidated by

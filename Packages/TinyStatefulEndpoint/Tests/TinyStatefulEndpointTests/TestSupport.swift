@@ -189,6 +189,9 @@ final class HoldingStore: ResponseStore {
 
     init(keeps: Bool = false) { (self.keeps, (saving, started)) = (keeps, AsyncStream.makeStream()) }
 
+    /// How many saves began.
+    var saveCount: Int { state.withLock { $0.saves } }
+
     /// The body written last.
     var keptBody: String? { state.withLock { $0.kept.map { String(decoding: $0.body, as: UTF8.self) } } }
 

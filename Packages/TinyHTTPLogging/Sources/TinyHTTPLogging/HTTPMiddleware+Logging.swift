@@ -27,7 +27,7 @@
         ///   carry secrets.
         /// - Put it below the retry middleware to log every attempt, and below the authorization middleware to see
         ///   the header it adds (redacted: `Authorization`, an API's own such as `Private-Token`, whose name reads as a
-        ///   credential, or another that `redaction` names: `HTTPRedaction(headers: ["X-Credential"])`).
+        ///   credential, or another that `redaction` names: `HTTPRedaction(headers: ["X-Honeycomb-Team"])`).
         ///
         /// - Parameters:
         ///   - logger: Where the lines go.

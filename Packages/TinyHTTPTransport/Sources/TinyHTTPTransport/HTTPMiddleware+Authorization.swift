@@ -37,8 +37,9 @@ extension HTTPMiddleware {
     ///   - provider: Gives the credential and refreshes it.
     ///   - header: The header the credential goes in: `Authorization` unless the API uses another. A redirect to
     ///     another origin goes without it when `HTTPRedaction.default` hides it: its name reads as a credential (it
-    ///     holds `auth`, `token`, `key`, `secret`, `session` or `password`, as `Private-Token` does, or ends in `-api`,
-    ///     as Artifactory's `X-JFrog-Art-Api` does). Known issue: a header named otherwise (`X-Credential`) goes along.
+    ///     holds `auth`, `token`, `key`, `secret`, `session`, `password`, `credential` or `jwt`, as `Private-Token`
+    ///     does, or ends in `-api`, as Artifactory's `X-JFrog-Art-Api` does). Known issue: a header named otherwise
+    ///     (Honeycomb's `X-Honeycomb-Team`) goes along: name it in a redaction of your own for logs.
     public static func authorization(_ provider: any CredentialProvider, header: String = "Authorization")
         -> HTTPMiddleware
     {

@@ -25,9 +25,10 @@ public struct HTTPRedaction: Hashable, Sendable {
     static let placeholder = "***"
 
     /// `Cookie`, `Set-Cookie` and every header whose name reads as a credential: it holds `auth`, `token`, `key`,
-    /// `secret`, `session` or `password`, or ends in `-api` (`Authorization`, `X-API-Key`, `X-Amz-Security-Token`, an
-    /// API's own such as GitLab's `Private-Token` or Artifactory's `X-JFrog-Art-Api`), but not `Idempotency-Key` nor
-    /// the challenges `WWW-Authenticate` and `Proxy-Authenticate`; the query parameters `access_token`,
+    /// `secret`, `session`, `password`, `credential` or `jwt`, or ends in `-api` (`Authorization`, `X-API-Key`,
+    /// `X-Amz-Security-Token`, `X-Credential`, an API's own such as GitLab's `Private-Token` or Artifactory's
+    /// `X-JFrog-Art-Api`), but not `Idempotency-Key`, `Access-Control-Allow-Credentials` nor the challenges
+    /// `WWW-Authenticate` and `Proxy-Authenticate`; the query parameters `access_token`,
     /// `refresh_token`, `id_token`, `client_secret`, `api_key`, `apikey`, `key` (Google's API keys), `token`,
     /// `password`, `signature` and the credentials of an S3 presigned URL
     /// (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`) and of a Google Cloud Storage signed one
@@ -62,17 +63,18 @@ public struct HTTPRedaction: Hashable, Sendable {
     }
 
     /// Whether the header `name` holds a secret: it is one this redaction names (`Cookie` and `Set-Cookie` in every
-    /// one), or its name reads as a credential: it holds `auth`, `token`, `key`, `secret`, `session` or `password`, or
-    /// ends in `-api` (`Authorization`, `X-API-Key`, an API's own such as GitLab's `Private-Token` or Artifactory's
-    /// `X-JFrog-Art-Api`), but is not `Idempotency-Key` (a retry needs it) nor a challenge, `WWW-Authenticate` or
+    /// one), or its name reads as a credential: it holds `auth`, `token`, `key`, `secret`, `session`, `password`,
+    /// `credential` or `jwt`, or ends in `-api` (`Authorization`, `X-API-Key`, an API's own such as GitLab's
+    /// `Private-Token` or Artifactory's `X-JFrog-Art-Api`), but is not `Idempotency-Key` (a retry needs it),
+    /// `Access-Control-Allow-Credentials` (CORS's `true`) nor a challenge, `WWW-Authenticate` or
     /// `Proxy-Authenticate` (the scheme a `401` asks for, and why). The one rule of logs, errors, stored responses and
     /// redirects.
     func hides(header name: String) -> Bool {
         let name = name.lowercased()
-        let readsAsCredential =
-            ["auth", "token", "key", "secret", "session", "password"].contains { name.contains($0) }
-            || name.hasSuffix("-api")
-        let isNone = ["idempotency-key", "www-authenticate", "proxy-authenticate"].contains { name.hasSuffix($0) }
+        let words = ["auth", "token", "key", "secret", "session", "password", "credential", "jwt"]
+        let readsAsCredential = words.contains { name.contains($0) } || name.hasSuffix("-api")
+        let none = ["idempotency-key", "www-authenticate", "proxy-authenticate", "access-control-allow-credentials"]
+        let isNone = none.contains { name.hasSuffix($0) }
         return headers.contains(name) || readsAsCredential && !isNone
     }
 

@@ -37,9 +37,9 @@ import Foundation
 /// - On Linux, redirects go where they go on Apple platforms: a relative `Location` is resolved against the URL that
 ///   answered, a `HEAD` stays a `HEAD` after a `303`, and `Origin` and the credentials (`Authorization`, `Cookie`,
 ///   `X-API-Key`, the other headers `HTTPRedaction.default` hides, and those whose names hold `auth`, `token`, `key`,
-///   `secret`, `session` or `password` or end in `-api`, but `Idempotency-Key`) are not sent to another origin
-///   (FoundationNetworking does otherwise; the session's delegate mends it); a `Location` that is not an `http` or
-///   `https` URL with a host comes back as the response, not followed.
+///   `secret`, `session`, `password`, `credential` or `jwt` or end in `-api`, but `Idempotency-Key`) are not sent to
+///   another origin (FoundationNetworking does otherwise; the session's delegate mends it); a `Location` that is not an
+///   `http` or `https` URL with a host comes back as the response, not followed.
 /// - A `401` carrying `WWW-Authenticate` arrives promptly as a `401` response on Linux too. FoundationNetworking
 ///   (swift-corelibs-foundation issue 5456) never completes such a request when it has no credential, not even
 ///   after the timeout. The session's delegate cancels HTTP authentication challenges there and the `401` response

@@ -8,13 +8,15 @@ import Testing
     /// stored responses as on a redirect to another origin (an API's own token header, GitLab's `Private-Token`, was
     /// logged in clear at trace level and written by `FileResponseStore`); not `Idempotency-Key`, which names an
     /// operation, not who sends it, nor a challenge (`WWW-Authenticate: Bearer error="invalid_token"` says why a `401`
-    /// came: the log of a failed sign-in needs it). A redaction's own names are secret besides.
+    /// came: the log of a failed sign-in needs it), nor CORS's `Access-Control-Allow-Credentials` (a `true`). A
+    /// redaction's own names are secret besides.
     @Test(arguments: [
         ("authorization", true), ("Cookie", true), ("SET-COOKIE", true), ("Proxy-Authorization", true),
         ("Private-Token", true), ("X-Custom-Secret", true), ("X-Session-Id", true), ("X-Access-Key", true),
         ("X-JFrog-Art-Api", true), ("X-Tenant", false), ("Accept", false), ("Idempotency-Key", false),
         ("X-Request-Id", false), ("WWW-Authenticate", false), ("Proxy-Authenticate", false),
         ("X-GitHub-Api-Version", false), ("X-Api", true), ("Api", false), ("Authentication-Info", true),
+        ("X-Credential", true), ("X-JWT-Assertion", true), ("Access-Control-Allow-Credentials", false),
     ])
     func aHeaderIsSecretByItsNameWhateverItsCase(name: String, secret: Bool) {
         let headers = [name: "value"]

@@ -70,21 +70,25 @@ import Testing
             for name in ["private-token", "x-api-key", "origin"] { #expect(!landed.contains("\(name):"), "\(name)") }
         }
 
-        /// Known issue: the authorization middleware knows which header holds its credential, but the transports drop
-        /// a header on a redirect to another origin only by its name (`HTTPRedaction.redirect(from:to:drops:)`). A
-        /// credential header whose name holds none of `auth`, `token`, `key`, `secret`, `session`, `password` and
-        /// does not end in `-api` (an `X-Credential`, an `X-JWT`, Honeycomb's `X-Honeycomb-Team`; Artifactory's
-        /// `X-JFrog-Art-Api` was one until the rule read a final `-api`) is handed to whatever origin a `Location`
-        /// names. The transports cannot know the middleware's header without a new way to tell them (a public or SPI
+        /// The authorization middleware knows which header holds its credential, but the transports drop a header on
+        /// a redirect to another origin only by its name (`HTTPRedaction.redirect(from:to:drops:)`). `X-Credential`
+        /// and `X-JWT` read as credentials (`credential`, `jwt`) and stay behind. Known issue: a credential header
+        /// whose name reads as none (Honeycomb's `X-Honeycomb-Team`) is handed to whatever origin a `Location` names.
+        /// The transports cannot know the middleware's header without a new way to tell them (a public or SPI
         /// declaration, or a task-local side channel, which ARCHITECTURE.md rules out): pinned.
-        @Test func theAuthorizationMiddlewaresHeaderOfAnotherNameFollowsARedirectToAnotherOrigin() async throws {
+        @Test(arguments: [("X-Credential", true), ("X-JWT", true), ("X-Honeycomb-Team", false)])
+        func theAuthorizationMiddlewaresHeaderStaysBehindOnARedirectToAnotherOrigin(
+            header: String, readsAsCredential: Bool
+        )
+            async throws
+        {
             let target = try ScriptedHTTPServer { _ in ScriptedHTTPServer.response(200, body: "landed") }
             let elsewhere = try target.url("/landing").absoluteString
             let origin = try ScriptedHTTPServer { _ in
                 ScriptedHTTPServer.response(302, headers: ["Location: \(elsewhere)"])
             }
             let transport = URLSessionTransport(configuration: .ephemeral)
-                .with(.authorization(FixedCredential(value: "s3cr3t"), header: "X-Credential"))
+                .with(.authorization(FixedCredential(value: "s3cr3t"), header: header))
 
             _ = try await transport.send(URLRequest(url: try origin.url("/start")))
 
@@ -92,6 +96,8 @@ import Testing
             let landed = try #require(target.heads.first)
             withKnownIssue("a credential header named otherwise than the rule reads goes to another origin") {
                 #expect(!landed.contains("s3cr3t"), "\(landed)")
+            } when: {
+                !readsAsCredential
             }
         }
     }

@@ -164,6 +164,8 @@ import TinyRequestState
                 // response the 304 confirmed (a failed write, or another instance, can have left another one).
                 if body == nil, let store, let sent = (known ?? stored)?.response {
                     body = await store.restore(for: endpoint.request) { $1.hasValidators(of: sent) ? $0 : nil } ?? nil
+                    // Replaced meanwhile: a newer load's save may have begun, and a save begun later counts as newer.
+                    guard !Task.isCancelled else { return }
                 }
                 if let body, let store { await save(body, fetched.response, to: store) }
                 guard !Task.isCancelled else { return }  // `task` belongs to the load that cancelled this
@@ -201,8 +203,9 @@ import TinyRequestState
         publish(.idle)
     }
 
-    /// Saves an answer to `store`, then the newest one whose save ended meanwhile, again: a replaced load's save that
-    /// ends last must not leave its older answer in the store. Saves are not queued: one that never ends holds none.
+    /// Saves an answer to `store`, then the answer of the newest save begun whose save ended meanwhile, again: a
+    /// replaced load's save that ends last must not leave its older answer in the store. Saves are not queued: one
+    /// that never ends holds none. (Saves begin in the order of their loads: a replaced load begins none.)
     private func save(_ body: Data, _ response: HTTPURLResponse, to store: any ResponseStore) async {
         saves.begun += 1
         saves.running += 1

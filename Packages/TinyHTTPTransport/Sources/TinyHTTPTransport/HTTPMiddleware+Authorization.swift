@@ -39,7 +39,8 @@ extension HTTPMiddleware {
     ///     another origin goes without it when `HTTPRedaction.default` hides it: its name reads as a credential (it
     ///     holds `auth`, `token`, `key`, `secret`, `session`, `password`, `credential` or `jwt`, as `Private-Token`
     ///     does, or ends in `-api`, as Artifactory's `X-JFrog-Art-Api` does). Known issue: a header named otherwise
-    ///     (Honeycomb's `X-Honeycomb-Team`) goes along: name it in a redaction of your own for logs.
+    ///     (Honeycomb's `X-Honeycomb-Team`) goes along (a redaction of your own that names it hides it in logs, not
+    ///     from a redirect).
     public static func authorization(_ provider: any CredentialProvider, header: String = "Authorization")
         -> HTTPMiddleware
     {

@@ -49,8 +49,8 @@ import Testing
         }
 
         /// `HTTPRedaction.redirect(from:to:drops:)` drops a header whose name holds `auth`, `token`, `key`, `secret`,
-        /// `session` or `password`, or ends in `-api`, on a redirect to another origin (a documented rule: `Keyword`
-        /// goes too; not `Idempotency-Key`); the everyday headers beside them still go along.
+        /// `session`, `password`, `credential` or `jwt`, or ends in `-api`, on a redirect to another origin (a
+        /// documented rule: `Keyword` goes too; not `Idempotency-Key`); the everyday headers beside them still go along.
         @Test func everydayHeadersFollowARedirectToAnotherOrigin() async throws {
             let target = try ScriptedHTTPServer { _ in ScriptedHTTPServer.response(200, body: "landed") }
             let elsewhere = try target.url("/landing").absoluteString

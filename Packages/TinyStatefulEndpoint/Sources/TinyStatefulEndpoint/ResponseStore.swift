@@ -36,7 +36,8 @@ public protocol ResponseStore: Sendable {
 ///   browser sends, `Origin` and `Access-Control-Request-Method`/`-Headers`, which CORS middleware names in `Vary` on
 ///   every response), and neither is the
 ///   response to a request that carries credentials (a header or query parameter `HTTPRedaction.default` hides, such
-///   as `Authorization`, `Cookie`, `X-API-Key` or `api_key`, a password or a user name as a token in its URL) unless
+///   as `Authorization`, `Cookie`, `X-API-Key` or `api_key`, a password or a user name as a token in its URL, a
+///   body field named as such a query parameter: a sign-in's `password`, a token request's `client_secret`) unless
 ///   `storesCredentialedRequests` is set: private data stays off the disk unless you say otherwise. Stored, such a
 ///   response is kept per credential (a 64-bit hash of them is part of its key, the credentials themselves are not
 ///   written: a short password could be found from the hash, a token not), so one user's answer is never restored for
@@ -60,8 +61,8 @@ public struct FileResponseStore: ResponseStore {
     /// - Parameters:
     ///   - directory: The directory of the files, for example in the caches directory.
     ///   - storesCredentialedRequests: Whether responses to requests carrying credentials are kept: a header
-    ///     `HTTPRedaction.default` hides (`Authorization`, `Cookie`, `X-API-Key`…), or a password, a user name as a
-    ///     token or a secret query parameter in the URL.
+    ///     `HTTPRedaction.default` hides (`Authorization`, `Cookie`, `X-API-Key`…), a password, a user name as a
+    ///     token or a secret query parameter in the URL, or a body field named as one (`password`, `client_secret`).
     ///   - log: Where the reasons for ignored files and failed writes go; standard error by default.
     public init(
         directory: URL, storesCredentialedRequests: Bool = false,
@@ -83,7 +84,9 @@ public struct FileResponseStore: ResponseStore {
     public func restore<Value>(
         for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
     ) async -> Value? {
-        guard let (key, file, _) = location(of: request), FileManager.default.fileExists(atPath: file.path) else {
+        guard let (key, file, credentialed) = location(of: request), storesCredentialedRequests || !credentialed,
+            FileManager.default.fileExists(atPath: file.path)
+        else {
             return nil
         }
         do {
@@ -157,7 +160,8 @@ public struct FileResponseStore: ResponseStore {
 
     /// The key of `request`, the file it is kept in (named by the key's hash, 64-bit FNV-1a), and whether the request
     /// carries credentials: a header or query parameter `HTTPRedaction.default` hides (`Authorization`, `Cookie`,
-    /// `X-API-Key`, `api_key`…), or a password or a user name as a token in its URL.
+    /// `X-API-Key`, `api_key`…), a password or a user name as a token in its URL, or a body field named as such a
+    /// query parameter (``holdsSecret(_:)``).
     ///
     /// The key is the method, the redacted URL, and hashes: of the body (two searches `POST`ed to one URL are two
     /// answers), of the ``negotiatedFields`` (a French answer is not an English one) and of the
@@ -182,7 +186,29 @@ public struct FileResponseStore: ResponseStore {
             "v2 \(request.httpMethod ?? "GET") \(shown)" + (request.httpBody.map { " body \(hash($0))" } ?? "")
             + (negotiated.isEmpty ? "" : " negotiated \(hash(negotiated.utf8))")
             + (secrets.isEmpty ? "" : " credentials \(hash(secrets.utf8))")
-        return (key, directory.appendingPathComponent(hash(key.utf8) + ".json"), !secrets.isEmpty)
+        let credentialed = !secrets.isEmpty || request.httpBody.map(Self.holdsSecret) == true
+        return (key, directory.appendingPathComponent(hash(key.utf8) + ".json"), credentialed)
+    }
+
+    /// Whether `body` has a field named as a query parameter `HTTPRedaction.default` hides (`password`,
+    /// `client_secret`, `refresh_token`…): a JSON object's key at any depth, or a form's field. A sign-in's body.
+    static func holdsSecret(_ body: Data) -> Bool {
+        func keys(_ json: Any) -> [String] {
+            if let object = json as? [String: Any] { return object.flatMap { [$0.key] + keys($0.value) } }
+            return (json as? [Any])?.flatMap(keys) ?? []
+        }
+        let names =
+            (try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)).map(keys)
+            ?? String(decoding: body, as: UTF8.self).split(separator: "&").map {
+                let name = String($0.prefix { $0 != "=" })
+                return name.removingPercentEncoding ?? name
+            }
+        // Asked as of a URL's query, encoded: the one rule of secret names (nested ones too, `user[password]`).
+        var components = URLComponents(string: "http://body/")
+        components?.percentEncodedQueryItems = names.map {
+            URLQueryItem(name: $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "", value: "")
+        }
+        return components?.url.map { HTTPRedaction.default.redacted(url: $0) != $0.absoluteString } ?? false
     }
 }
 

@@ -59,6 +59,32 @@ import Testing
     }
 
     /// A session cookie stays off the disk: the response is kept without its `Set-Cookie`.
+    /// A sign-in `POST`s its credentials in the body, and the answer holds the session's token: it was written to disk
+    /// (keyed by the body's hash, which a short password can be found from). A body field named as a secret query
+    /// parameter (`password`, `client_secret`, `refresh_token`, at any depth of a JSON body, or a form's field, nested
+    /// too) makes the request credentialed; a search's body does not.
+    @Test(arguments: [
+        (#"{"username":"ada","password":"s3cr3t"}"#, true), (#"{"user":{"name":"ada","Password":"s3cr3t"}}"#, true),
+        (#"[{"refresh_token":"r"}]"#, true), ("grant_type=client_credentials&client_secret=s3cr3t", true),
+        ("user%5Bpassword%5D=s3cr3t&user%5Bname%5D=ada", true), ("user[password]=s3cr3t", true),
+        (#"{"query":"swift","page":2,"note":"password"}"#, false), ("q=swift&page=2", false),
+        ("\u{FF}\u{FE}binary", false),
+    ])
+    func aBodyWithASecretFieldIsACredential(body: String, secret: Bool) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var post = request("POST")
+        post.httpBody = Data(body.utf8)
+        for allowed in [false, true] {
+            let store = FileResponseStore(directory: directory, storesCredentialedRequests: allowed)
+            #expect(try await saveAndRestore("token", for: post, in: store) == (secret && !allowed ? nil : "token"))
+        }
+        // A file written before the rule read the body is not offered either.
+        let writtenBefore = FileResponseStore(directory: directory, storesCredentialedRequests: true)
+        #expect(try await saveAndRestore("token", for: post, in: writtenBefore) == "token")
+        let restored = await FileResponseStore(directory: directory).restore(for: post) { body, _ in body }
+        #expect((restored == nil) == secret)
+    }
+
     @Test func setCookieIsNotWritten() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = FileResponseStore(directory: directory)

@@ -38,11 +38,14 @@ import TinyRequestState
         #expect(messages.allSatisfy { !$0.contains("SECRET-KEY") }, "\(messages)")
     }
 
-    /// The same for a file written for another request: both URLs are printed as they are.
+    /// The same for a file written for another request: both URLs are printed as they are. (A store that keeps
+    /// credentialed requests: one that does not reads no file for them.)
     @Test func theLogOfAForeignFileRedactsTheURLs() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = Locked([String]())
-        let store = FileResponseStore(directory: directory) { message in log.withLock { $0.append(message) } }
+        let store = FileResponseStore(directory: directory, storesCredentialedRequests: true) { message in
+            log.withLock { $0.append(message) }
+        }
         let request = URLRequest(url: try #require(URL(string: "https://example.com/text?api_key=SECRET-KEY")))
         let file = try #require(store.location(of: request)).file
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

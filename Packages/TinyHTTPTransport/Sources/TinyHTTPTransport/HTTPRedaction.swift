@@ -18,7 +18,7 @@ import Foundation
 public struct HTTPRedaction: Hashable, Sendable {
     /// The secret header names, lower-cased.
     private(set) var headers: Set<String>
-    /// The secret query parameter names, lower-cased.
+    /// The secret query parameter names, as ``name(_:)`` spells them.
     private(set) var queryParameters: Set<String>
 
     /// What a secret value is replaced with: `***`.
@@ -28,28 +28,33 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// `secret`, `session`, `password`, `credential` or `jwt`, or ends in `-api` (`Authorization`, `X-API-Key`,
     /// `X-Amz-Security-Token`, `X-Credential`, an API's own such as GitLab's `Private-Token` or Artifactory's
     /// `X-JFrog-Art-Api`), but not `Idempotency-Key`, `Access-Control-Allow-Credentials` nor the challenges
-    /// `WWW-Authenticate` and `Proxy-Authenticate`; the query parameters `access_token`,
-    /// `refresh_token`, `id_token`, `client_secret`, `api_key`, `apikey`, `key` (Google's API keys), `token`,
-    /// `password`, `signature` and the credentials of an S3 presigned URL
-    /// (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`) and of a Google Cloud Storage signed one
-    /// (`X-Goog-Signature`, `X-Goog-Credential`); the user name and password of a URL's
-    /// user information (`https://user:password@host`; the user name is often the token, as in `https://TOKEN@host`
-    /// and `https://TOKEN:x-oauth-basic@host`), which are always redacted. A URL's fragment is left out: it is never sent, and OAuth's
-    /// implicit flow puts tokens there.
+    /// `WWW-Authenticate` and `Proxy-Authenticate`; the query parameters `access_token`, `refresh_token`,
+    /// `id_token`, `client_secret`, `api_key`, `key` (Google's API keys), `token`, `password`, `signature` and the
+    /// credentials of an S3 presigned URL (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`) and of a
+    /// Google Cloud Storage signed one (`X-Goog-Signature`, `X-Goog-Credential`), spelled in any case, with or
+    /// without `_` and `-` (`accessToken`, `apikey`), and any whose name holds `password` (`new_password`); the user
+    /// name and password of a URL's user information (`https://user:password@host`; the user name is often the
+    /// token, as in `https://TOKEN@host` and `https://TOKEN:x-oauth-basic@host`), which are always redacted. A URL's
+    /// fragment is left out: it is never sent, and OAuth's implicit flow puts tokens there.
     public static let `default` = HTTPRedaction()
 
     /// Creates a redaction of these header and query parameter names besides those of ``default``, which are secret
-    /// in every redaction.
+    /// in every redaction. Header names compare case-insensitively; query parameter names also without `_` and `-`.
     public init(headers: Set<String> = [], queryParameters: Set<String> = []) {
         // Those of ``default``, secret in every redaction: cookies and tokens (and the headers `hides(header:)` reads
         // as credentials by their names).
         self.headers = Set(headers.map { $0.lowercased() }).union(["cookie", "set-cookie"])
-        self.queryParameters = Set(queryParameters.map { $0.lowercased() }).union([
-            "access_token", "refresh_token", "id_token", "client_secret", "api_key", "apikey", "key", "token",
-            "password", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
-            "x-goog-signature", "x-goog-credential",
-        ])
+        self.queryParameters = Set(
+            (Array(queryParameters) + [
+                "access_token", "refresh_token", "id_token", "client_secret", "api_key", "key", "token", "password",
+                "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature",
+                "x-goog-credential",
+            ]).map(Self.name))
     }
+
+    /// A query parameter's name as secret names compare: lower-cased, without `_` and `-` (`accessToken`,
+    /// `access_token` and `Access-Token` are one name).
+    static func name(_ text: some StringProtocol) -> String { text.lowercased().filter { $0 != "_" && $0 != "-" } }
 
     /// Whether a redirect from `from` to `to` goes without the request header `name`: `to` is of another origin
     /// (RFC 6454: scheme, host and port, in any case, a default port the same as none), and `name` is `Origin` or a
@@ -164,7 +169,7 @@ public struct HTTPRedaction: Hashable, Sendable {
 
     private func isSecret(_ item: URLQueryItem) -> Bool {
         // Each part of a nested name (`user[password]`, Rails' and PHP's forms) or of one after a form's `+` (a space).
-        let name = (item.name.removingPercentEncoding ?? item.name).lowercased()
-        return item.value != nil && name.split { "[]+ ".contains($0) }.contains { queryParameters.contains(String($0)) }
+        let parts = (item.name.removingPercentEncoding ?? item.name).split { "[]+ ".contains($0) }.map(Self.name)
+        return item.value != nil && parts.contains { queryParameters.contains($0) || $0.contains("password") }
     }
 }

@@ -48,14 +48,24 @@ import Testing
         #expect(HTTPRedaction.default.redacted(url: try #require(URL(string: url))) == redacted)
     }
 
-    /// `key`, `token`, `apikey`, `signature` and an S3 presigned URL's `X-Amz-…` credentials were printed in clear.
+    /// `key`, `token`, `apikey`, `signature` and an S3 presigned URL's `X-Amz-…` credentials were printed in clear; so
+    /// were the camel-case and hyphenated spellings of the secret names (`accessToken`, `Client-Secret`) and the names
+    /// that hold `password` (`new_password`).
     @Test(arguments: [
         "access_token", "refresh_token", "id_token", "client_secret", "api_key", "password", "key", "apikey", "token",
-        "signature", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
+        "signature", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token", "accessToken", "refreshToken",
+        "clientSecret", "Client-Secret", "API-KEY", "new_password", "currentPassword", "user%5BnewPassword%5D",
     ])
     func everyDefaultSecretQueryParameterIsRedacted(name: String) throws {
         let url = try #require(URL(string: "https://api.example.com/a?\(name)=s3cret&page=2"))
         #expect(HTTPRedaction.default.redacted(url: url) == "https://api.example.com/a?\(name)=***&page=2")
+    }
+
+    /// Names that only hold a secret name's letters, or part of one, stay as they are.
+    @Test(arguments: ["page_token", "tokenType", "keyword", "monkey", "secretary", "signed", "id"])
+    func aNameThatOnlyResemblesASecretOneIsKept(name: String) throws {
+        let url = try #require(URL(string: "https://api.example.com/a?\(name)=v"))
+        #expect(HTTPRedaction.default.redacted(url: url) == url.absoluteString)
     }
 
     /// A name written with percent escapes is the same parameter to the server: its value is a secret too.

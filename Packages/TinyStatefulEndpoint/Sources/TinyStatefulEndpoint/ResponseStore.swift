@@ -37,7 +37,8 @@ public protocol ResponseStore: Sendable {
 ///   every response), and neither is the
 ///   response to a request that carries credentials (a header or query parameter `HTTPRedaction.default` hides, such
 ///   as `Authorization`, `Cookie`, `X-API-Key` or `api_key`, a password or a user name as a token in its URL, a
-///   body field named as such a query parameter: a sign-in's `password`, a token request's `client_secret`) unless
+///   field of a body up to 64 KiB named as such a query parameter, at any depth of JSON: a sign-in's `password`, a
+///   token request's `client_secret`, but also any `token` or `key`) unless
 ///   `storesCredentialedRequests` is set: private data stays off the disk unless you say otherwise. Stored, such a
 ///   response is kept per credential (a 64-bit hash of them is part of its key, the credentials themselves are not
 ///   written: a short password could be found from the hash, a token not), so one user's answer is never restored for
@@ -80,13 +81,16 @@ public struct FileResponseStore: ResponseStore {
     }
 
     /// The value `decode` makes of the file kept for `request`; `nil` when there is none, and `nil` with the reason
-    /// logged when it cannot be read, was written for another request, or does not decode.
+    /// logged when it cannot be read, was written for another request, or does not decode. A file kept for a request
+    /// that carries credentials is removed unread unless `storesCredentialedRequests` is set: one written before the
+    /// request read as credentialed (a sign-in's, by an earlier version), or by a store that keeps them.
     public func restore<Value>(
         for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
     ) async -> Value? {
-        guard let (key, file, credentialed) = location(of: request), storesCredentialedRequests || !credentialed,
-            FileManager.default.fileExists(atPath: file.path)
-        else {
+        guard let (key, file, credentialed) = location(of: request), FileManager.default.fileExists(atPath: file.path)
+        else { return nil }
+        guard storesCredentialedRequests || !credentialed else {
+            remove(file)
             return nil
         }
         do {
@@ -121,11 +125,7 @@ public struct FileResponseStore: ResponseStore {
             !keyed.contains($0.trimmingCharacters(in: .whitespaces))
         }
         guard let (key, file, credentialed) = location(of: request) else { return }
-        guard !noStore, !varies, storesCredentialedRequests || !credentialed else {
-            guard FileManager.default.fileExists(atPath: file.path) else { return }
-            do { try FileManager.default.removeItem(at: file) } catch { log("could not remove \(file.path): \(error)") }
-            return
-        }
+        guard !noStore, !varies, storesCredentialedRequests || !credentialed else { return remove(file) }
         do {
             // Readable by this user only: a response can be private data.
             try FileManager.default.createDirectory(
@@ -143,6 +143,12 @@ public struct FileResponseStore: ResponseStore {
                 "could not store the response to \(HTTPRedaction.default.summary(of: request)) in \(file.path): \(error)"
             )
         }
+    }
+
+    /// Removes `file`, if it is there; a failure is logged.
+    private func remove(_ file: URL) {
+        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        do { try FileManager.default.removeItem(at: file) } catch { log("could not remove \(file.path): \(error)") }
     }
 
     /// The names of the header fields in `fields` that `HTTPRedaction.default` hides (`Authorization`, `Cookie`,
@@ -190,9 +196,11 @@ public struct FileResponseStore: ResponseStore {
         return (key, directory.appendingPathComponent(hash(key.utf8) + ".json"), credentialed)
     }
 
-    /// Whether `body` has a field named as a query parameter `HTTPRedaction.default` hides (`password`,
-    /// `client_secret`, `refresh_token`…): a JSON object's key at any depth, or a form's field. A sign-in's body.
+    /// Whether `body` has a field named as a query parameter `HTTPRedaction.default` hides (`password`, `newPassword`,
+    /// `client_secret`, `refresh_token`, `token`, `key`…, each part of a nested name): a JSON object's key at any depth,
+    /// or, in a body that is not JSON, a form's field. A sign-in's body. One over 64 KiB (an upload) is not read.
     static func holdsSecret(_ body: Data) -> Bool {
+        guard body.count <= 64 * 1024 else { return false }
         func keys(_ json: Any) -> [String] {
             if let object = json as? [String: Any] { return object.flatMap { [$0.key] + keys($0.value) } }
             return (json as? [Any])?.flatMap(keys) ?? []

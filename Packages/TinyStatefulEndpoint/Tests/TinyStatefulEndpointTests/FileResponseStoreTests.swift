@@ -63,17 +63,19 @@ import Testing
         #expect(restored == (allowed ? "v1" : nil))
     }
 
-    /// Bodies, and whether they hold a secret field.
-    static let bodies: [(body: Data, secret: Bool)] = [
-        (Data(#"{"username":"ada","password":"s3cr3t"}"#.utf8), true),
-        (Data(#"{"user":{"name":"ada","newPassword":"s3cr3t"}}"#.utf8), true),
-        (Data(#"[{"refreshToken":"r"}]"#.utf8), true),
-        (Data("grant_type=client_credentials&client_secret=s".utf8), true),
-        (Data("user%5Bpassword%5D=s3cr3t&user%5Bname%5D=ada".utf8), true),
-        (Data("user[password]=s&a+token=t".utf8), true),
-        (Data([0xFF, 0xFE, 0x00]) + Data("&password=s3cr3t".utf8), true), (Data("%zz=1&password=s".utf8), true),
-        (Data(#"{"query":"swift","page":2,"note":"password"}"#.utf8), false), (Data("q=swift&page=2".utf8), false),
-        (Data([0xFF, 0xFE, 0x00, 0x3D]), false), (Data("password=s3cr3t&pad=".utf8) + Data(count: 64 * 1024), false),
+    /// Bodies, and whether they hold a secret field. (Bytes, not `Data`: LeakSanitizer cannot follow a static's `Data`
+    /// storage, and reports it leaked.)
+    static let bodies: [(body: [UInt8], secret: Bool)] = [
+        (Array(#"{"username":"ada","password":"s3cr3t"}"#.utf8), true),
+        (Array(#"{"user":{"name":"ada","newPassword":"s3cr3t"}}"#.utf8), true),
+        (Array(#"[{"refreshToken":"r"}]"#.utf8), true),
+        (Array("grant_type=client_credentials&client_secret=s".utf8), true),
+        (Array("user%5Bpassword%5D=s3cr3t&user%5Bname%5D=ada".utf8), true),
+        (Array("user[password]=s&a+token=t".utf8), true),
+        ([0xFF, 0xFE, 0x00] + Array("&password=s3cr3t".utf8), true), (Array("%zz=1&password=s".utf8), true),
+        (Array(#"{"query":"swift","page":2,"note":"password"}"#.utf8), false), (Array("q=swift&page=2".utf8), false),
+        ([0xFF, 0xFE, 0x00, 0x3D], false),
+        (Array("password=s3cr3t&pad=".utf8) + [UInt8](repeating: 0x20, count: 64 * 1024), false),
     ]
 
     /// A sign-in `POST`s its credentials in the body, and the answer holds the session's token: it was written to disk
@@ -82,10 +84,10 @@ import Testing
     /// too) makes the request credentialed; a search's body does not, nor a body that is neither JSON nor a form with
     /// such a field, nor one over 64 KiB.
     @Test(arguments: bodies)
-    func aBodyWithASecretFieldIsACredential(body: Data, secret: Bool) async throws {
+    func aBodyWithASecretFieldIsACredential(body: [UInt8], secret: Bool) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         var post = request("POST")
-        post.httpBody = body
+        post.httpBody = Data(body)
         let file = try #require(FileResponseStore(directory: directory).location(of: post)).file
         for allowed in [false, true] {
             let store = FileResponseStore(directory: directory, storesCredentialedRequests: allowed)

@@ -12,9 +12,9 @@ import Foundation
 /// // ["Authorization": "***", "Accept": "application/json"]
 /// ```
 ///
-/// Names are compared case-insensitively, and a query parameter's by each part of a nested name too: `password` makes
-/// `user[password]` secret. The names of ``default`` are secret in every redaction, like a URL's user name and
-/// password.
+/// Names are compared case-insensitively; a query parameter's also without `_` and `-`, and by each part of a nested
+/// name (`[…]`, `.`, a form's `+`): `password` makes `user[password]` and `user.Password` secret, and `sig` hides
+/// `X_Sig`. The names of ``default`` are secret in every redaction, like a URL's user name and password.
 public struct HTTPRedaction: Hashable, Sendable {
     /// The secret header names, lower-cased.
     private(set) var headers: Set<String>
@@ -29,10 +29,12 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// `X-Amz-Security-Token`, `X-Credential`, an API's own such as GitLab's `Private-Token` or Artifactory's
     /// `X-JFrog-Art-Api`), but not `Idempotency-Key`, `Access-Control-Allow-Credentials` nor the challenges
     /// `WWW-Authenticate` and `Proxy-Authenticate`; the query parameters `access_token`, `refresh_token`,
-    /// `id_token`, `client_secret`, `api_key`, `key` (Google's API keys), `token`, `password`, `signature` and the
-    /// credentials of an S3 presigned URL (`X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`) and of a
-    /// Google Cloud Storage signed one (`X-Goog-Signature`, `X-Goog-Credential`), spelled in any case, with or
-    /// without `_` and `-` (`accessToken`, `apikey`), and any whose name holds `password` (`new_password`); the user
+    /// `id_token`, `id_token_hint`, `auth_token`, `oauth_token`, `private_token`, `api_key`, `access_key`,
+    /// `secret_key`, `key` (Google's API keys), `token`, `password`, `passwd`, `pwd`, OAuth's `code_verifier` and
+    /// `client_assertion`, the credentials of an S3 presigned URL (`X-Amz-Credential`, `X-Amz-Security-Token`) and of a
+    /// Google Cloud Storage signed one (`X-Goog-Credential`), and every name that holds `password` or ends in `secret`
+    /// or `signature` (`new_password`, `client_secret`, `X-Amz-Signature`), in any case and ignoring `_` and `-`
+    /// (`accessToken`, `apikey`; names without a value are left as they are); the user
     /// name and password of a URL's user information (`https://user:password@host`; the user name is often the
     /// token, as in `https://TOKEN@host` and `https://TOKEN:x-oauth-basic@host`), which are always redacted. A URL's
     /// fragment is left out: it is never sent, and OAuth's implicit flow puts tokens there.
@@ -46,9 +48,9 @@ public struct HTTPRedaction: Hashable, Sendable {
         self.headers = Set(headers.map { $0.lowercased() }).union(["cookie", "set-cookie"])
         self.queryParameters = Set(
             (Array(queryParameters) + [
-                "access_token", "refresh_token", "id_token", "client_secret", "api_key", "key", "token", "password",
-                "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature",
-                "x-goog-credential",
+                "access_token", "refresh_token", "id_token", "id_token_hint", "auth_token", "oauth_token",
+                "private_token", "api_key", "access_key", "secret_key", "key", "token", "password", "passwd", "pwd",
+                "code_verifier", "client_assertion", "x-amz-credential", "x-amz-security-token", "x-goog-credential",
             ]).map(Self.name))
     }
 
@@ -168,8 +170,10 @@ public struct HTTPRedaction: Hashable, Sendable {
     }
 
     private func isSecret(_ item: URLQueryItem) -> Bool {
-        // Each part of a nested name (`user[password]`, Rails' and PHP's forms) or of one after a form's `+` (a space).
-        let parts = (item.name.removingPercentEncoding ?? item.name).split { "[]+ ".contains($0) }.map(Self.name)
-        return item.value != nil && parts.contains { queryParameters.contains($0) || $0.contains("password") }
+        // Each part of a nested name (`user[password]`, Rails' and PHP's forms; `user.password`) or of one after a
+        // form's `+` (a space).
+        let parts = (item.name.removingPercentEncoding ?? item.name).split { "[]+ .".contains($0) }.map(Self.name)
+        let secret = { (part: String) in queryParameters.contains(part) || part.contains("password") }
+        return item.value != nil && parts.contains { secret($0) || $0.hasSuffix("secret") || $0.hasSuffix("signature") }
     }
 }

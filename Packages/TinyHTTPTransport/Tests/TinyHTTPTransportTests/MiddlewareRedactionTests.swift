@@ -49,16 +49,26 @@ import Testing
     }
 
     /// `key`, `token`, `apikey`, `signature` and an S3 presigned URL's `X-Amz-…` credentials were printed in clear; so
-    /// were the camel-case and hyphenated spellings of the secret names (`accessToken`, `Client-Secret`) and the names
-    /// that hold `password` (`new_password`).
+    /// were the camel-case and hyphenated spellings of the secret names (`accessToken`, `Client-Secret`), the names
+    /// that hold `password` (`new_password`) or end in `secret` or `signature` (`app_secret`, `oauth_signature`), a
+    /// dotted nested name (`credentials.token`) and OAuth's and others' token names (`auth_token`, `code_verifier`).
     @Test(arguments: [
         "access_token", "refresh_token", "id_token", "client_secret", "api_key", "password", "key", "apikey", "token",
         "signature", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token", "accessToken", "refreshToken",
         "clientSecret", "Client-Secret", "API-KEY", "new_password", "currentPassword", "user%5BnewPassword%5D",
+        "auth_token", "oauth_signature", "app_secret", "credentials.token", "id_token_hint", "code_verifier", "pwd",
+        "access_key",
     ])
     func everyDefaultSecretQueryParameterIsRedacted(name: String) throws {
         let url = try #require(URL(string: "https://api.example.com/a?\(name)=s3cret&page=2"))
         #expect(HTTPRedaction.default.redacted(url: url) == "https://api.example.com/a?\(name)=***&page=2")
+    }
+
+    /// A redaction's own query names compare as the default ones do: in any case, ignoring `_` and `-`.
+    @Test func aRedactionsOwnNamesIgnoreCaseUnderscoresAndHyphens() throws {
+        let url = try #require(URL(string: "https://api.example.com/a?x-sig=1&XSig=2&x_sig_id=3"))
+        let redacted = HTTPRedaction(queryParameters: ["X_Sig"]).redacted(url: url)
+        #expect(redacted == "https://api.example.com/a?x-sig=***&XSig=***&x_sig_id=3")
     }
 
     /// Names that only hold a secret name's letters, or part of one, stay as they are.

@@ -82,8 +82,10 @@ public struct FileResponseStore: ResponseStore {
 
     /// The value `decode` makes of the file kept for `request`; `nil` when there is none, and `nil` with the reason
     /// logged when it cannot be read, was written for another request, or does not decode. A file kept for a request
-    /// that carries credentials is removed unread unless `storesCredentialedRequests` is set: one written before the
-    /// request read as credentialed (a sign-in's, by an earlier version), or by a store that keeps them.
+    /// that carries credentials is removed unread unless `storesCredentialedRequests` is set: one a store that keeps
+    /// them wrote, or an earlier version under the same key (a sign-in's: its body is part of the key). A file an
+    /// earlier version wrote for a URL whose query names are secret now (`?accessToken=…`) is under another key, and
+    /// not found again: clear the directory once if such URLs were stored.
     public func restore<Value>(
         for request: URLRequest, _ decode: @Sendable (Data, HTTPURLResponse) throws -> Value
     ) async -> Value? {

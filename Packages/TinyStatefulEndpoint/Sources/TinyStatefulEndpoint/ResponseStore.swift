@@ -16,7 +16,8 @@ public protocol ResponseStore: Sendable {
     /// Keeps `body` and `response`, the latest good answer to `request`, replacing what was kept for it. Every good
     /// answer is handed over: deciding what not to keep (`Cache-Control: no-store`, a request with credentials, as
     /// ``FileResponseStore`` does) is the store's job, and so is dropping what it kept for `request` then, which is
-    /// no longer the latest answer.
+    /// no longer the latest answer. A save can come from a cancelled task (a replaced load hands the newer answer over
+    /// again when its own save ended last): finish it all the same.
     func save(_ body: Data, _ response: HTTPURLResponse, for request: URLRequest) async
 }
 

@@ -225,11 +225,16 @@ instructions() {  # client requests → total Ir of the whole process
 callgrind_all() {
     local base=20 counted=${CALLGRIND_REQUESTS:-200} repeats=${CALLGRIND_REPEATS:-7}
     local -A per
-    for client in raw endpoint session client stateful ahc ahc-transport observable store; do
+    for client in raw endpoint session client stateful ahc ahc-transport own-raw own-endpoint own-client own-stateful \
+        observable store; do
         # The in-process calls cost about a thousandth of a request each: a hundred times as many, so that the
-        # process's own variation (its threads, about 10,000 instructions) is as small a share of their count.
+        # process's own variation (its threads, about 10,000 instructions) is as small a share of their count. The
+        # `own-` loads (a transport answering at once, no server) cost about a quarter of a request: ten times as many.
         local values=() low high n=$counted area="callgrind, small, sequential" unit=request
-        case $client in observable | store) n=$((counted * 100)) area="callgrind, in process" unit=call ;; esac
+        case $client in
+        observable | store) n=$((counted * 100)) area="callgrind, in process" unit=call ;;
+        own-*) n=$((counted * 10)) area="callgrind, in process, answered at once" unit=load ;;
+        esac
         for _ in $(seq "$repeats"); do
             low=$(instructions "$client" "$base")
             high=$(instructions "$client" $((base + n)))
@@ -247,12 +252,18 @@ callgrind_all() {
         stateful) name="StatefulEndpoint.load" baselines=(raw) ;;
         ahc) name="raw AsyncHTTPClient + JSONDecoder" baselines=(raw:URLSession) ;;
         ahc-transport) name="Endpoint + AsyncHTTPClientTransport" baselines=(ahc:AsyncHTTPClient raw:URLSession) ;;
+        own-raw) name="AnsweringTransport.send + JSONDecoder (TinyKit's own baseline)" ;;
+        own-endpoint) name="Endpoint + transport.load, TinyKit's own" baselines=(own-raw) ;;
+        own-client) name="TinyAPIClient.request, TinyKit's own" baselines=(own-raw) ;;
+        own-stateful) name="StatefulEndpoint.load, TinyKit's own" baselines=(own-raw) ;;
         observable) name="a plain @Observable class's mutation (the Store baseline)" ;;
         store) name="Store.send, trivial reducer, effect .none" baselines=(observable) ;;
         esac
         for baseline in "${baselines[@]}"; do  # client[:library named in the column]
             ratio+="${ratio:+; }$(awk -v a="${per[$client]}" -v b="${per[${baseline%%:*}]}" \
                 'BEGIN { printf "%.4f (%+.2f%%)", a / b, (a / b - 1) * 100 }')"
+            # TinyKit's own rows: the instructions it adds, which is what they measure.
+            [ "${client#own-}" = "$client" ] || ratio+=", +$((per[$client] - per[${baseline%%:*}])) Ir"
             [ "${baseline#*:}" = "$baseline" ] || ratio+=" vs raw ${baseline#*:}"
         done
         echo "| $area | $name | ${per[$client]} Ir/$unit | ${ratio:-1 (baseline)} |" \

@@ -49,8 +49,8 @@ struct Client: Sendable {
         }
     }
 
-    /// `transport.load(Endpoint<[User]>)` through a `URLSessionTransport`.
-    static func endpoint(_ url: URL, transport: URLSessionTransport) -> Client {
+    /// `transport.load(Endpoint<[User]>)` through a `URLSessionTransport` (or, in process, an `AnsweringTransport`).
+    static func endpoint(_ url: URL, transport: some HTTPTransport) -> Client {
         let endpoint = Endpoint<[User]>(json: .get, url: url)
         return Client(name: "Endpoint + URLSessionTransport") {
             { try await transport.load(endpoint) }

@@ -5,6 +5,8 @@ import Foundation
 //   memory [mock-requests=50000 fanout-calls=2000000 callers=1000 sends=100000 round-trips=10000 repetitions=5
 //          time-limit=10]
 //   instructions client=raw|endpoint|session|client|stateful|ahc|ahc-transport url=URL [requests=200]   (for callgrind)
+//   instructions client=own-raw|own-endpoint|own-client|own-stateful url=URL [requests=200]   (a transport answering
+//                at once, no server: TinyKit's own instructions, for callgrind)
 //   instructions client=store|observable [requests=200]   (sends, no server)
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -87,7 +87,7 @@ extension StatefulEndpoint {
         let wasIdle = current.isIdle
         // Called with the current state: as a delivery of its own, so that a change made in this call reaches it after
         // the call; during a delivery, now (the delivery under way holds back what it makes).
-        if deliveries.isEmpty {
+        if !delivering {
             deliver(current, from: observers.count - 1)
         } else {
             call(owner ?? token, current)

@@ -72,8 +72,9 @@ import TinyRequestState
     /// How many observations were added so far: the grace period's checks tell by it whether one came, and whether
     /// one came and went.
     var joins = 0
-    /// States to deliver, each to some of the observers registered when it happened (all, or a new one's first call).
-    var deliveries: [(state: RequestState<A>, observers: Range<Int>)] = []
+    /// States a delivery under way is to deliver next, each to some of the observers registered when it happened (all,
+    /// or a new one's first call); whether one is under way.
+    var (deliveries, delivering) = ([(state: RequestState<A>, observers: Range<Int>)](), false)
     /// The saves to the store: how many began, how many run, and the newest answer whose save ended while others ran.
     private var saves = (begun: 0, running: 0, newest: (serial: Int, body: Data, response: HTTPURLResponse)?.none)
 
@@ -237,29 +238,32 @@ import TinyRequestState
 
     /// Hands the observers from `first` on `state`, or queues it while a delivery is under way.
     func deliver(_ state: RequestState<A>, from first: Int = 0) {
-        deliveries.append((state, first..<observers.count))
-        guard deliveries.count == 1 else { return }  // a delivery is under way: it delivers this state next
-        // Delivered states leave the queue in batches, not one by one: `removeFirst()` of an array of a generic
-        // element type costs about 4,000 instructions (callgrind). A batch is 32 or more and half the queue or more, so
+        var (state, range) = (state, first..<observers.count)
+        guard !delivering else { return deliveries.append((state, range)) }  // delivered after the current one
+        // Only states sent during a delivery are queued: queueing each, and emptying the queue of a generic element
+        // type, cost about 3,500 instructions a state (callgrind). Delivered states leave the queue in batches, not
+        // one by one (`removeFirst()` costs about 4,000): a batch is 32 or more and half the queue or more, so
         // observers sending state after state keep few delivered ones, and the states moved are no more than those
         // delivered: the work stays linear however many states one call sends.
         var (ended, next) = (false, 0)
-        while next < deliveries.count {
-            let (state, range) = deliveries[next]
+        delivering = true
+        while true {
             for observer in observers[range] {
                 if let owner = observer.owner { observer.call(owner, state) } else { ended = true }
             }
-            next += 1
+            guard next < deliveries.count else { break }
+            ((state, range), next) = (deliveries[next], next + 1)
             if next >= 32, next * 2 >= deliveries.count { (deliveries, next) = (Array(deliveries.dropFirst(next)), 0) }
         }
-        deliveries.removeAll(keepingCapacity: deliveries.capacity <= 64)
+        if !deliveries.isEmpty { deliveries.removeAll(keepingCapacity: deliveries.capacity <= 64) }
+        delivering = false
         if ended { removeEnded() }
     }
 
     /// Drops the ended observations, releasing their closures, then calls their end hooks (after: an `onEnd` may
     /// observe or change this endpoint); not during a delivery, which holds ranges of `observers`.
     func removeEnded() {
-        guard deliveries.isEmpty else { return }
+        guard !delivering else { return }
         let gone = observers.filter { $0.owner == nil }
         observers.removeAll { $0.owner == nil }
         for observer in gone { observer.end() }

@@ -49,8 +49,9 @@ public final class Store<F: Feature>: Observable {
     private var observers: [WeakObserver] = [] { didSet { hasObservers = !observers.isEmpty } }
     /// `!observers.isEmpty`, without the generic metadata lookups that cost tens of nanoseconds in every `send`.
     private var hasObservers = false
-    /// States to deliver, each to some of the observers registered when it happened (all, or a new one's first call).
-    private var deliveries: [(state: F.State, observers: Range<Int>)] = []
+    /// States a delivery under way is to deliver next, each to some of the observers registered when it happened (all,
+    /// or a new one's first call); whether one is under way.
+    private var (deliveries, delivering) = ([(state: F.State, observers: Range<Int>)](), false)
     /// Where Observation sees `state` change. Not generic, so registering an access or a change costs what it costs
     /// in a plain `@Observable` class: no key path into a generic class (microseconds to make), no generic lookups.
     private let changes = Changes()
@@ -119,22 +120,23 @@ public final class Store<F: Feature>: Observable {
     /// A state sent by an observer while it is called waits for the current delivery to end, so every observer sees
     /// the states in the order they happened (the last one last), as `StatefulEndpoint` delivers them.
     private func deliver(_ state: F.State, from first: Int = 0) {
-        deliveries.append((state, first..<observers.count))
-        guard deliveries.count == 1 else { return }  // a delivery is under way: it delivers this state next
-        // Delivered states leave the queue in batches, not one by one: `removeFirst()` of an array of a generic
-        // element type costs about 4,000 instructions (callgrind). A batch is 32 or more and half the queue or more, so
-        // observers sending state after state keep few delivered ones, and the states moved are no more than those
-        // delivered: the work stays linear however many states one call sends.
+        var (state, range) = (state, first..<observers.count)
+        guard !delivering else { return deliveries.append((state, range)) }  // delivered after the current one
+        // Only states sent during a delivery are queued, as in `StatefulEndpoint`, and delivered states leave the queue
+        // in batches of 32 or more and half the queue or more (`removeFirst()` of an array of a generic element type
+        // costs about 4,000 instructions, callgrind), so the work stays linear however many states one call sends.
         var (ended, next) = (false, 0)
-        while next < deliveries.count {
-            let (state, range) = deliveries[next]
+        delivering = true
+        while true {
             for observer in observers[range] {
                 if let onChange = observer.callback?.onChange { onChange(state) } else { ended = true }
             }
-            next += 1
+            guard next < deliveries.count else { break }
+            ((state, range), next) = (deliveries[next], next + 1)
             if next >= 32, next * 2 >= deliveries.count { (deliveries, next) = (Array(deliveries.dropFirst(next)), 0) }
         }
-        deliveries.removeAll(keepingCapacity: deliveries.capacity <= 64)
+        if !deliveries.isEmpty { deliveries.removeAll(keepingCapacity: deliveries.capacity <= 64) }
+        delivering = false
         if ended { observers.removeAll { $0.callback?.onChange == nil } }  // drops the entries of ended observations
     }
 
@@ -218,7 +220,7 @@ public final class Store<F: Feature>: Observable {
             store.observers.append(WeakObserver(callback: self))
             // A delivery of its own, so that a state sent from this call reaches it after the call; during a
             // delivery, now (the delivery under way holds back what it sends).
-            if store.deliveries.isEmpty {
+            if !store.delivering {
                 store.deliver(store.current, from: store.observers.count - 1)
             } else {
                 onChange(store.current)

@@ -72,8 +72,8 @@ import TinyRequestState
     /// How many observations were added so far: the grace period's checks tell by it whether one came, and whether
     /// one came and went.
     var joins = 0
-    /// States a delivery under way is to deliver next, each to some of the observers registered when it happened (all,
-    /// or a new one's first call); whether one is under way.
+    /// States sent while a delivery is under way, each to go to the observers registered when it was sent, after the
+    /// current one; whether one is under way.
     var (deliveries, delivering) = ([(state: RequestState<A>, observers: Range<Int>)](), false)
     /// The saves to the store: how many began, how many run, and the newest answer whose save ended while others ran.
     private var saves = (begun: 0, running: 0, newest: (serial: Int, body: Data, response: HTTPURLResponse)?.none)
@@ -244,7 +244,7 @@ import TinyRequestState
         // type, cost about 3,500 instructions a state (callgrind). Delivered states leave the queue in batches, not
         // one by one (`removeFirst()` costs about 4,000): a batch is 32 or more and half the queue or more, so
         // observers sending state after state keep few delivered ones, and the states moved are no more than those
-        // delivered: the work stays linear however many states one call sends.
+        // taken off the queue: the work stays linear however many states one call sends.
         var (ended, next) = (false, 0)
         delivering = true
         while true {

@@ -49,8 +49,8 @@ public final class Store<F: Feature>: Observable {
     private var observers: [WeakObserver] = [] { didSet { hasObservers = !observers.isEmpty } }
     /// `!observers.isEmpty`, without the generic metadata lookups that cost tens of nanoseconds in every `send`.
     private var hasObservers = false
-    /// States a delivery under way is to deliver next, each to some of the observers registered when it happened (all,
-    /// or a new one's first call); whether one is under way.
+    /// States sent while a delivery is under way, each to go to the observers registered when it was sent, after the
+    /// current one; whether one is under way.
     private var (deliveries, delivering) = ([(state: F.State, observers: Range<Int>)](), false)
     /// Where Observation sees `state` change. Not generic, so registering an access or a change costs what it costs
     /// in a plain `@Observable` class: no key path into a generic class (microseconds to make), no generic lookups.
